@@ -1,0 +1,111 @@
+//! Shared helpers of the FFI tests: where the built library is, which compilers the host has, and
+//! compiling and running a program against the library.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory holding the library cargo built for this test run (`libdemcontact.so` and `.a`).
+pub fn lib_dir() -> PathBuf {
+    // The test executable lives in target/<profile>/deps/; the library one level up.
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    assert!(
+        dir.join("libdemcontact.so").exists(),
+        "libdemcontact.so not found in {}",
+        dir.display()
+    );
+    dir
+}
+
+/// The cargo profile directory name of this test run ("debug" or "release").
+pub fn profile() -> String {
+    lib_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("ffi")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Which language a test program is written in.
+#[derive(Clone, Copy, Debug)]
+pub enum Lang {
+    /// C (compiled as C99 unless flags say otherwise).
+    C,
+    /// C++.
+    Cpp,
+}
+
+/// The host's compiler for `lang`, as the `cc` crate finds it (honours CC / CXX).
+pub fn compiler(lang: Lang) -> Command {
+    let target = env!("DEMCONTACT_TEST_TARGET");
+    cc::Build::new()
+        .cpp(matches!(lang, Lang::Cpp))
+        .target(target)
+        .host(target)
+        .opt_level(1)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .get_compiler()
+        .to_command()
+}
+
+/// The Fortran compiler: `$FC`, or gfortran.
+pub fn fortran_compiler() -> Command {
+    Command::new(std::env::var("FC").unwrap_or_else(|_| "gfortran".into()))
+}
+
+/// Runs `cmd`, panicking with its output when it fails; returns its standard output.
+pub fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("could not start {cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
+/// Flags that link a program against the shared library in [`lib_dir`], with an rpath to it.
+pub fn link_shared_flags() -> Vec<String> {
+    let dir = lib_dir();
+    vec![
+        format!("-L{}", dir.display()),
+        format!("-Wl,-rpath,{}", dir.display()),
+        "-ldemcontact".into(),
+    ]
+}
+
+/// Compiles `sources` (plus `extra` flags) into `exe` with `cmd`, linking the shared library, and runs
+/// it; returns its standard output.
+pub fn build_and_run(mut cmd: Command, sources: &[&Path], exe: &Path, extra: &[&str]) -> String {
+    cmd.args(sources)
+        .arg("-I")
+        .arg(repo_root().join("include"))
+        .args(extra)
+        .arg("-o")
+        .arg(exe)
+        .args(link_shared_flags())
+        .arg("-lm")
+        .arg("-lpthread");
+    run_ok(&mut cmd);
+    run_ok(&mut Command::new(exe))
+}

@@ -1,0 +1,6 @@
+//! FFI tests: real C, C++ and Fortran programs compiled against `include/demcontact.h` (or the
+//! bindings) and linked with the library cargo built, checking numbers; plus the header, ABI baseline
+//! and packaging checks.
+
+mod harness;
+mod header;

@@ -1,0 +1,153 @@
+//! The result of a pair query: contact points, normal, penetration, and how they were found.
+
+use crate::error::{Error, Result};
+use crate::pose::Pose;
+use nalgebra::Vector3;
+
+/// How the contact geometry of a pair was found.
+///
+/// The discriminants are part of the C ABI (`DEMCONTACT_CONTACT_TYPE_*`): append only, never renumber.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(i32)]
+pub enum ContactKind {
+    /// No contact geometry: the value written when a query fails.
+    #[default]
+    None = 0,
+    /// Two smooth surfaces with a common normal: `point_a` and `point_b` are the points where the
+    /// normals of both surfaces are parallel to `normal` (Johnson's common-normal concept). For spheres
+    /// these are the points on the centre line.
+    Smooth = 1,
+}
+
+/// A pair's contact, A and B as passed to the query.
+///
+/// Every vector is in one frame: the world frame for [`crate::narrow::collide`], body A's frame inside a
+/// kernel. Lengths are in the host's unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// The point of A's surface that takes part in the contact: when the bodies overlap, the point of A
+    /// deepest inside B along `normal`; when they are apart, A's witness point of the gap.
+    pub point_a: Vector3<f64>,
+    /// The point of B's surface that takes part in the contact (as `point_a`, for B).
+    pub point_b: Vector3<f64>,
+    /// The contact point handed to force laws: the midpoint of `point_a` and `point_b`.
+    pub point: Vector3<f64>,
+    /// Unit normal, pointing from A to B.
+    pub normal: Vector3<f64>,
+    /// Overlap depth along `normal`, > 0 when the bodies overlap, 0 otherwise.
+    pub penetration: f64,
+    /// A certified lower bound on the gap between the bodies when they are apart (exact when
+    /// `separation_exact`), 0 when they overlap.
+    pub separation: f64,
+    /// Whether `separation` is the exact distance rather than a lower bound.
+    pub separation_exact: bool,
+    /// Whether the bodies overlap (`penetration > 0`).
+    pub touching: bool,
+    /// How the geometry was found.
+    pub kind: ContactKind,
+    /// Iterations the method took (0 for closed forms).
+    pub iterations: u32,
+    /// Whether the query started from a pair's previous state rather than from scratch.
+    pub warm_started: bool,
+}
+
+impl Contact {
+    /// A contact from its two surface points, the unit normal A->B and the signed depth
+    /// (`depth > 0`: overlap of that depth; `depth <= 0`: a gap of `-depth`).
+    pub fn from_points(
+        point_a: Vector3<f64>,
+        point_b: Vector3<f64>,
+        normal: Vector3<f64>,
+        depth: f64,
+        separation_exact: bool,
+        kind: ContactKind,
+    ) -> Self {
+        Contact {
+            point_a,
+            point_b,
+            point: (point_a + point_b) * 0.5,
+            normal,
+            penetration: depth.max(0.0),
+            separation: (-depth).max(0.0),
+            separation_exact,
+            touching: depth > 0.0,
+            kind,
+            iterations: 0,
+            warm_started: false,
+        }
+    }
+
+    /// The same contact seen with A and B swapped: points exchanged, normal reversed.
+    pub fn swapped(&self) -> Self {
+        Contact {
+            point_a: self.point_b,
+            point_b: self.point_a,
+            normal: -self.normal,
+            ..*self
+        }
+    }
+
+    /// The contact mapped from the frame `pose` describes into the frame `pose` is given in.
+    pub fn transformed(&self, pose: &Pose) -> Self {
+        Contact {
+            point_a: pose.transform_point(&self.point_a),
+            point_b: pose.transform_point(&self.point_b),
+            point: pose.transform_point(&self.point),
+            normal: pose.transform_vector(&self.normal),
+            ..*self
+        }
+    }
+
+    /// Fails with [`Error::NonFinite`] when any number of the contact is NaN or infinite (an input so
+    /// large that the arithmetic overflowed), so that no host ever receives one.
+    pub fn ensure_finite(&self) -> Result<()> {
+        let vectors = [self.point_a, self.point_b, self.point, self.normal];
+        let finite = vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
+            && self.penetration.is_finite()
+            && self.separation.is_finite();
+        if finite {
+            Ok(())
+        } else {
+            Err(Error::NonFinite(
+                "the contact overflowed to a non-finite number: inputs are too large for double precision"
+                    .into(),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_points_splits_the_signed_depth() {
+        let a = Vector3::new(1.0, 0.0, 0.0);
+        let b = Vector3::new(0.8, 0.0, 0.0);
+        let c = Contact::from_points(a, b, Vector3::x(), 0.2, false, ContactKind::Smooth);
+        assert!(c.touching);
+        assert_eq!(c.penetration, 0.2);
+        assert_eq!(c.separation, 0.0);
+        assert_eq!(c.point, Vector3::new(0.9, 0.0, 0.0));
+        let c = Contact::from_points(b, a, Vector3::x(), -0.2, true, ContactKind::Smooth);
+        assert!(!c.touching);
+        assert_eq!((c.penetration, c.separation), (0.0, 0.2));
+        let s = c.swapped();
+        assert_eq!((s.point_a, s.point_b, s.normal), (a, b, -Vector3::x()));
+    }
+
+    #[test]
+    fn non_finite_contacts_are_refused() {
+        let mut c = Contact::from_points(
+            Vector3::zeros(),
+            Vector3::zeros(),
+            Vector3::x(),
+            1.0,
+            false,
+            ContactKind::Smooth,
+        );
+        assert!(c.ensure_finite().is_ok());
+        c.point.y = f64::INFINITY;
+        assert!(matches!(c.ensure_finite(), Err(Error::NonFinite(_))));
+    }
+}

@@ -1,0 +1,231 @@
+//! `demcontact_contact` and the pair queries: one pair, or a batch spread over threads.
+
+use super::boundary::{run, run_quiet, Failure};
+use super::pointers::{arg, arg_mut, optional_slice_mut, slice, slice_mut};
+use super::pose::demcontact_pose;
+use super::shape::demcontact_shape;
+use super::status::*;
+use super::warm::demcontact_warm_state;
+use crate::contact::Contact;
+use crate::warm::WarmState;
+
+/// Contact type codes (`demcontact_contact.contact_type`). Append only.
+pub type demcontact_contact_type = i32;
+/// No contact geometry: the value in a contact written by a failed query.
+pub const DEMCONTACT_CONTACT_TYPE_NONE: demcontact_contact_type = 0;
+/// Smooth surfaces sharing a common normal at `point_a` and `point_b` (spheres).
+pub const DEMCONTACT_CONTACT_TYPE_SMOOTH: demcontact_contact_type = 1;
+
+/// `demcontact_contact.flags` bit: `separation` is the exact gap, not only a lower bound.
+pub const DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT: u32 = 1;
+/// `demcontact_contact.flags` bit: the query started from the pair's warm state.
+pub const DEMCONTACT_CONTACT_FLAG_WARM_STARTED: u32 = 2;
+
+/// The contact of a pair (A, B), everything in the world frame and the host's length unit.
+///
+/// When the bodies overlap (`touching == 1`): `penetration > 0` is the overlap depth along `normal`,
+/// `point_a` is the point of A deepest inside B, `point_b` the point of B deepest inside A, and
+/// `point` their midpoint, where a force law applies the force. When they are apart (`touching == 0`):
+/// `penetration == 0`, `separation >= 0` bounds the gap from below (it is the exact distance when
+/// `flags & DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT`, and then `point_a`, `point_b` are the closest
+/// points). `normal` is a unit vector from A towards B in both cases. A failed query writes all zeros.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct demcontact_contact {
+    /// The contact point of A's surface (world frame).
+    pub point_a: [f64; 3],
+    /// The contact point of B's surface (world frame).
+    pub point_b: [f64; 3],
+    /// The midpoint of `point_a` and `point_b`: the contact point for force laws (world frame).
+    pub point: [f64; 3],
+    /// Unit contact normal, pointing from A to B (world frame).
+    pub normal: [f64; 3],
+    /// Overlap depth along `normal`: > 0 when the bodies overlap, 0 otherwise.
+    pub penetration: f64,
+    /// Lower bound on the gap when apart (exact with `DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT`), 0 when overlapping.
+    pub separation: f64,
+    /// 1 when the bodies overlap (`penetration > 0`), 0 otherwise.
+    pub touching: i32,
+    /// How the geometry was found (`DEMCONTACT_CONTACT_TYPE_*`).
+    pub contact_type: demcontact_contact_type,
+    /// Iterations the method took (0 for closed forms).
+    pub iterations: u32,
+    /// `DEMCONTACT_CONTACT_FLAG_*` bits.
+    pub flags: u32,
+}
+
+impl From<&Contact> for demcontact_contact {
+    fn from(c: &Contact) -> Self {
+        let mut flags = 0;
+        if c.separation_exact {
+            flags |= DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT;
+        }
+        if c.warm_started {
+            flags |= DEMCONTACT_CONTACT_FLAG_WARM_STARTED;
+        }
+        demcontact_contact {
+            point_a: c.point_a.into(),
+            point_b: c.point_b.into(),
+            point: c.point.into(),
+            normal: c.normal.into(),
+            penetration: c.penetration,
+            separation: c.separation,
+            touching: c.touching as i32,
+            contact_type: c.kind as i32,
+            iterations: c.iterations,
+            flags,
+        }
+    }
+}
+
+/// One pair of a batch: shape A at `pose_a`, shape B at `pose_b`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct demcontact_pair {
+    /// Shape of body A (a live handle).
+    pub a: *const demcontact_shape,
+    /// Pose of body A.
+    pub pose_a: demcontact_pose,
+    /// Shape of body B (a live handle).
+    pub b: *const demcontact_shape,
+    /// Pose of body B.
+    pub pose_b: demcontact_pose,
+}
+
+/// The contact of one pair, validated; `warm` is updated only on success.
+///
+/// # Safety
+/// `a`, `b` are NULL or live handles.
+unsafe fn query(
+    a: *const demcontact_shape,
+    pose_a: &demcontact_pose,
+    b: *const demcontact_shape,
+    pose_b: &demcontact_pose,
+    warm: Option<&mut demcontact_warm_state>,
+) -> Result<demcontact_contact, Failure> {
+    let shape_a = unsafe { demcontact_shape::borrow(a, "a") }?;
+    let shape_b = unsafe { demcontact_shape::borrow(b, "b") }?;
+    let pose_a = pose_a.to_core("pose_a")?;
+    let pose_b = pose_b.to_core("pose_b")?;
+    let contact = match warm {
+        None => crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, None)?,
+        Some(w) => {
+            let mut state = WarmState::from(*w);
+            let contact =
+                crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, Some(&mut state))
+                    .map_err(|e| Failure::from(e).context("warm/query"))?;
+            *w = state.into();
+            contact
+        }
+    };
+    Ok(demcontact_contact::from(&contact))
+}
+
+/// The contact of shape `a` at `pose_a` with shape `b` at `pose_b` (see `demcontact_contact`).
+///
+/// `warm` is the pair's state from the previous time step (all-zero for a new contact), updated in
+/// place on success for the next step; it may be NULL for a cold query that keeps no state. The answer
+/// does not depend on `warm` beyond round-off: warm starts only make iterative kernels faster.
+///
+/// Returns `DEMCONTACT_STATUS_OK` and fills `*out` (whether or not the bodies touch: see
+/// `out->touching`); on failure writes an all-zero `*out` (when `out` is not NULL), leaves `*warm` as it
+/// was and returns the status. Re-entrant: any number of threads may call it at once, each with its own
+/// `warm` and `out`.
+///
+/// # Safety
+/// Pointers are NULL or valid: `a`, `b` live handles; `pose_a`, `pose_b` readable; `warm`, `out`
+/// writable and not shared with another thread during the call.
+#[no_mangle]
+pub unsafe extern "C" fn demcontact_collide(
+    a: *const demcontact_shape,
+    pose_a: *const demcontact_pose,
+    b: *const demcontact_shape,
+    pose_b: *const demcontact_pose,
+    warm: *mut demcontact_warm_state,
+    out: *mut demcontact_contact,
+) -> demcontact_status {
+    run(|| {
+        let out = unsafe { arg_mut(out, "out") }?;
+        *out = demcontact_contact::default();
+        let pose_a = unsafe { arg(pose_a, "pose_a") }?;
+        let pose_b = unsafe { arg(pose_b, "pose_b") }?;
+        *out = unsafe { query(a, pose_a, b, pose_b, warm.as_mut()) }?;
+        Ok(())
+    })
+}
+
+/// The contacts of `n` pairs in one call, spread over `threads` threads (0: all cores; 1: only the
+/// calling thread). Results are written in input order and are identical whatever the thread count.
+///
+/// `pairs[i]` gives pair i; `out[i]` receives its contact (all zeros when it fails); `warm[i]` is its
+/// warm state, as in `demcontact_collide` (`warm` may be NULL: cold queries keeping no state);
+/// `statuses[i]` receives its status (`statuses` may be NULL). Returns `DEMCONTACT_STATUS_OK` when
+/// every pair succeeded, otherwise the status of the first failed pair, whose message (prefixed with
+/// its index) `demcontact_last_error_message()` gives. `n == 0` is allowed with NULL arrays.
+///
+/// The worker threads are demcontact's own pool, built once per distinct thread count; call it from
+/// one host thread at a time for the best speed (concurrent calls are safe, they share the pool).
+///
+/// # Safety
+/// `pairs`, `out` (and `warm`, `statuses` when not NULL) point to `n` valid elements each, not shared
+/// with another thread during the call; every handle in `pairs` is live.
+#[no_mangle]
+pub unsafe extern "C" fn demcontact_collide_batch(
+    pairs: *const demcontact_pair,
+    n: usize,
+    warm: *mut demcontact_warm_state,
+    threads: u32,
+    out: *mut demcontact_contact,
+    statuses: *mut demcontact_status,
+) -> demcontact_status {
+    run(|| {
+        let pairs = PairList(unsafe { slice(pairs, n, "pairs") }?);
+        let out = unsafe { slice_mut(out, n, "out") }?;
+        let warm = unsafe { optional_slice_mut(warm, n) };
+        let mut statuses = unsafe { optional_slice_mut(statuses, n) };
+        let mut results: Vec<Result<demcontact_contact, Failure>> = Vec::with_capacity(n);
+        results.resize_with(n, || Ok(demcontact_contact::default()));
+        crate::narrow::for_each_chunk(
+            threads as usize,
+            &mut results,
+            warm,
+            |start, chunk, mut warm| {
+                for (k, slot) in chunk.iter_mut().enumerate() {
+                    let p = pairs.get(start + k);
+                    let w = warm.as_deref_mut().map(|w| &mut w[k]);
+                    *slot = run_quiet(|| unsafe { query(p.a, &p.pose_a, p.b, &p.pose_b, w) });
+                }
+            },
+        );
+        let mut first_failure = None;
+        for (i, result) in results.into_iter().enumerate() {
+            let (contact, status) = match result {
+                Ok(contact) => (contact, DEMCONTACT_STATUS_OK),
+                Err(failure) => {
+                    let status = failure.status;
+                    first_failure.get_or_insert_with(|| failure.context(format_args!("pair {i}")));
+                    (demcontact_contact::default(), status)
+                }
+            };
+            out[i] = contact;
+            if let Some(s) = statuses.as_deref_mut() {
+                s[i] = status;
+            }
+        }
+        first_failure.map_or(Ok(()), Err)
+    })
+}
+
+/// The pairs of a batch, shared read-only by the worker threads.
+struct PairList<'a>(&'a [demcontact_pair]);
+
+// SAFETY: the raw pointers in a pair are shape handles, which point to immutable `Send + Sync` data
+// (`Arc<demcontact_shape>`); the workers only read them.
+unsafe impl Sync for PairList<'_> {}
+
+impl PairList<'_> {
+    /// Pair `i` (a method, so that closures capture the whole `Sync` list, not its field).
+    fn get(&self, i: usize) -> &demcontact_pair {
+        &self.0[i]
+    }
+}

@@ -1,0 +1,24 @@
+//! The C ABI: a thin layer over the Rust core that validates every argument, catches every panic,
+//! and converts between `#[repr(C)]` plain structs and core types. Nothing else in the crate knows C.
+//!
+//! `include/demcontact.h` is generated from this module by cbindgen (see `cbindgen.toml`); a test fails
+//! when the committed header differs from what this code generates.
+#![allow(non_camel_case_types)]
+#![deny(missing_docs)]
+
+mod boundary;
+mod contact;
+mod pointers;
+mod pose;
+mod shape;
+mod status;
+mod version;
+mod warm;
+
+pub use boundary::demcontact_last_error_message;
+pub use contact::*;
+pub use pose::*;
+pub use shape::*;
+pub use status::*;
+pub use version::*;
+pub use warm::*;

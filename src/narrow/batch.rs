@@ -1,0 +1,100 @@
+//! Spreading many independent pair queries over threads.
+//!
+//! Work is cut into contiguous chunks of the output; each chunk is processed by one thread, so every
+//! result depends only on its own inputs and the output is identical whatever the thread count.
+
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Fewer items than this per thread are not worth a hand-off to the pool.
+const MIN_ITEMS_PER_CHUNK: usize = 64;
+
+/// The number of threads a request for `threads` means: 0 is every core the machine has.
+pub fn resolve_threads(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A pool of `threads` workers, built once per distinct count and kept for the process's life.
+fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut pools = pools
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(p.clone());
+    }
+    let p = Arc::new(
+        ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("demcontact-{i}"))
+            .build()
+            .ok()?,
+    );
+    pools.push((threads, p.clone()));
+    Some(p)
+}
+
+/// Calls `work(start, out_chunk, state_chunk)` over contiguous chunks that together cover `out` (and
+/// `state`, which has the same length when given), on `threads` threads (0: all cores, 1: only the
+/// calling thread). `start` is the index of the chunk's first item.
+pub fn for_each_chunk<O, S, F>(threads: usize, out: &mut [O], state: Option<&mut [S]>, work: F)
+where
+    O: Send,
+    S: Send,
+    F: Fn(usize, &mut [O], Option<&mut [S]>) + Sync,
+{
+    use rayon::prelude::*;
+    let n = out.len();
+    let threads = resolve_threads(threads)
+        .min(n.div_ceil(MIN_ITEMS_PER_CHUNK))
+        .max(1);
+    let pool = if threads > 1 { pool(threads) } else { None };
+    let Some(pool) = pool else {
+        work(0, out, state);
+        return;
+    };
+    // A few chunks per thread lets work stealing even out pairs of unequal cost.
+    let chunk = n.div_ceil(threads * 4).max(MIN_ITEMS_PER_CHUNK);
+    pool.install(|| match state {
+        Some(state) => out
+            .par_chunks_mut(chunk)
+            .zip(state.par_chunks_mut(chunk))
+            .enumerate()
+            .for_each(|(k, (o, s))| work(k * chunk, o, Some(s))),
+        None => out
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(k, o)| work(k * chunk, o, None)),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_item_is_visited_once_whatever_the_thread_count() {
+        for threads in [0, 1, 2, 3] {
+            for n in [0, 1, 63, 64, 1000] {
+                let mut out = vec![0usize; n];
+                let mut state = vec![0u32; n];
+                for_each_chunk(threads, &mut out, Some(&mut state), |start, o, s| {
+                    let s = s.unwrap();
+                    for (i, (o, s)) in o.iter_mut().zip(s.iter_mut()).enumerate() {
+                        *o += start + i + 1;
+                        *s += 1;
+                    }
+                });
+                assert!(out.iter().enumerate().all(|(i, &v)| v == i + 1));
+                assert!(state.iter().all(|&s| s == 1));
+            }
+        }
+        assert!(resolve_threads(0) >= 1);
+        assert_eq!(resolve_threads(3), 3);
+    }
+}

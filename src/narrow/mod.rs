@@ -1,0 +1,138 @@
+//! Narrow phase: the exact contact of one pair of shapes, and of many pairs at once.
+//!
+//! [`collide`] is the one dispatcher: it matches the two shape families to a kernel (one file per
+//! pair of families, named like its function), hands the kernel B's pose relative to A, and maps the
+//! result back to the world frame once, at the end.
+
+mod batch;
+mod sphere_sphere;
+
+pub use batch::{for_each_chunk, resolve_threads};
+pub use sphere_sphere::sphere_sphere;
+
+use crate::contact::Contact;
+use crate::error::Result;
+use crate::pose::Pose;
+use crate::shapes::Shape;
+use crate::warm::WarmState;
+
+/// Whether `kernel` is the warm-state tag of one of this library's kernels.
+pub fn is_known_kernel(kernel: u32) -> bool {
+    kernel == sphere_sphere::KERNEL
+}
+
+/// The contact of shape `a` at `pose_a` with shape `b` at `pose_b`, in the world frame.
+///
+/// `warm` is the pair's state from the previous time step (`None` or a cold state: a new contact); on
+/// success it is updated for the next step, on failure it is left as it was. The normal points from A
+/// to B; `penetration > 0` when the bodies overlap.
+///
+/// ```
+/// use demcontact::{narrow::collide, pose::Pose, shapes::{Shape, Sphere}, warm::WarmState};
+/// let ball = Shape::Sphere(Sphere::new(1.0)?);
+/// let a = Pose::from_wxyz([0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])?;
+/// let b = Pose::from_wxyz([0.0, 1.9, 0.0], [1.0, 0.0, 0.0, 0.0])?;
+/// let mut warm = WarmState::cold();
+/// let c = collide(&ball, &a, &ball, &b, Some(&mut warm))?;
+/// assert!(c.touching && (c.penetration - 0.1).abs() < 1e-12);
+/// assert_eq!(c.normal.y, 1.0);
+/// # Ok::<(), demcontact::Error>(())
+/// ```
+pub fn collide(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    warm: Option<&mut WarmState>,
+) -> Result<Contact> {
+    let mut state = match &warm {
+        Some(w) => {
+            w.validate()?;
+            **w
+        }
+        None => WarmState::cold(),
+    };
+    let b_in_a = pose_a.relative(pose_b);
+    let in_a = match (a, b) {
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => sphere_sphere(sa, sb, &b_in_a, &mut state),
+    };
+    let contact = in_a.transformed(pose_a);
+    contact.ensure_finite()?;
+    state.steps = state.steps.saturating_add(1);
+    if let Some(w) = warm {
+        *w = state;
+    }
+    Ok(contact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes::Sphere;
+    use nalgebra::{UnitQuaternion, Vector3};
+    use proptest::prelude::*;
+
+    fn pose(p: [f64; 3], axis_angle: [f64; 3]) -> Pose {
+        Pose::new(
+            Vector3::from(p),
+            UnitQuaternion::from_scaled_axis(Vector3::from(axis_angle)),
+        )
+    }
+
+    #[test]
+    fn rotated_body_a_gives_world_frame_results() {
+        let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
+        let a = pose([1.0, 1.0, 1.0], [0.3, -1.2, 2.0]);
+        let b = pose([1.0, 2.5, 1.0], [0.0, 0.0, 0.0]);
+        let c = collide(&ball, &a, &ball, &b, None).unwrap();
+        assert!((c.normal - Vector3::y()).norm() < 1e-15);
+        assert!((c.penetration - 0.5).abs() < 1e-14);
+        assert!((c.point_a - Vector3::new(1.0, 2.0, 1.0)).norm() < 1e-14);
+        assert!((c.point_b - Vector3::new(1.0, 1.5, 1.0)).norm() < 1e-14);
+    }
+
+    #[test]
+    fn warm_state_is_left_alone_on_failure() {
+        let ball = Shape::Sphere(Sphere::new(1e300).unwrap());
+        let a = pose([-1e308, 0.0, 0.0], [0.0; 3]);
+        let b = pose([1e308, 0.0, 0.0], [0.0; 3]);
+        let mut warm = WarmState::cold();
+        assert!(collide(&ball, &a, &ball, &b, Some(&mut warm)).is_err());
+        assert!(warm.is_cold());
+    }
+
+    fn arb_pose() -> impl Strategy<Value = Pose> {
+        (
+            prop::array::uniform3(-5.0f64..5.0),
+            prop::array::uniform3(-3.0f64..3.0),
+        )
+            .prop_map(|(p, r)| pose(p, r))
+    }
+
+    proptest! {
+        #[test]
+        fn swapping_a_and_b_flips_the_normal(ra in 0.1f64..3.0, rb in 0.1f64..3.0,
+                                             pa in arb_pose(), pb in arb_pose()) {
+            let (sa, sb) = (Shape::Sphere(Sphere::new(ra).unwrap()), Shape::Sphere(Sphere::new(rb).unwrap()));
+            let ab = collide(&sa, &pa, &sb, &pb, None).unwrap();
+            let ba = collide(&sb, &pb, &sa, &pa, None).unwrap();
+            prop_assert!((ab.normal + ba.normal).norm() < 1e-12);
+            prop_assert!((ab.point_a - ba.point_b).norm() < 1e-12);
+            prop_assert!((ab.point - ba.point).norm() < 1e-12);
+            prop_assert!((ab.penetration - ba.penetration).abs() < 1e-12);
+            prop_assert_eq!(ab.touching, ba.touching);
+        }
+
+        #[test]
+        fn rigid_motion_of_both_bodies_moves_the_contact(ra in 0.1f64..3.0, rb in 0.1f64..3.0,
+                                                         pa in arb_pose(), pb in arb_pose(), m in arb_pose()) {
+            let (sa, sb) = (Shape::Sphere(Sphere::new(ra).unwrap()), Shape::Sphere(Sphere::new(rb).unwrap()));
+            let c = collide(&sa, &pa, &sb, &pb, None).unwrap();
+            let moved = collide(&sa, &m.compose(&pa), &sb, &m.compose(&pb), None).unwrap();
+            prop_assert!((m.transform_point(&c.point) - moved.point).norm() < 1e-11);
+            prop_assert!((m.transform_vector(&c.normal) - moved.normal).norm() < 1e-11);
+            prop_assert!((c.penetration - moved.penetration).abs() < 1e-11);
+            prop_assert!((c.separation - moved.separation).abs() < 1e-11);
+        }
+    }
+}

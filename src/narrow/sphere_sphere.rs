@@ -1,0 +1,84 @@
+//! Sphere-sphere contact, exact in closed form.
+
+use crate::contact::{Contact, ContactKind};
+use crate::pose::Pose;
+use crate::shapes::Sphere;
+use crate::warm::WarmState;
+use nalgebra::Vector3;
+
+/// Warm-state tag of this kernel.
+pub const KERNEL: u32 = 1;
+
+/// Centre distances below this fraction of the radii sum count as concentric: the centre line gives
+/// no direction, so the normal falls back on the previous step's (or A's body x axis when cold).
+const CONCENTRIC: f64 = 1e-12;
+
+/// The contact of spheres `a` and `b`, with B's pose given in A's body frame; the result is in A's
+/// frame. The warm state keeps the last normal in A's frame so that a concentric pair keeps it.
+pub fn sphere_sphere(a: &Sphere, b: &Sphere, b_in_a: &Pose, warm: &mut WarmState) -> Contact {
+    let warm_started = warm.claim(KERNEL);
+    let centre_b = b_in_a.position;
+    let distance = centre_b.norm();
+    let radii = a.radius() + b.radius();
+    let normal = if distance > CONCENTRIC * radii {
+        centre_b / distance
+    } else if warm_started {
+        Vector3::new(warm.data[0], warm.data[1], warm.data[2])
+    } else {
+        Vector3::x()
+    };
+    warm.data[..3].copy_from_slice(normal.as_slice());
+    let point_a = normal * a.radius();
+    let point_b = centre_b - normal * b.radius();
+    let mut contact = Contact::from_points(
+        point_a,
+        point_b,
+        normal,
+        radii - distance,
+        true,
+        ContactKind::Smooth,
+    );
+    contact.warm_started = warm_started;
+    contact
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sphere(r: f64) -> Sphere {
+        Sphere::new(r).unwrap()
+    }
+
+    #[test]
+    fn overlapping_pair_on_the_x_axis() {
+        let pose = Pose::from_wxyz([2.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        let c = sphere_sphere(&sphere(1.0), &sphere(2.0), &pose, &mut WarmState::cold());
+        assert!(c.touching);
+        assert!((c.penetration - 0.5).abs() < 1e-15);
+        assert_eq!(c.normal, Vector3::x());
+        assert_eq!(c.point_a, Vector3::new(1.0, 0.0, 0.0));
+        assert_eq!(c.point_b, Vector3::new(0.5, 0.0, 0.0));
+        assert_eq!(c.point, Vector3::new(0.75, 0.0, 0.0));
+    }
+
+    #[test]
+    fn concentric_pair_keeps_the_previous_normal() {
+        let mut warm = WarmState::cold();
+        let near = Pose::from_wxyz([0.0, 0.0, 0.1], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &near, &mut warm);
+        assert!(!c.warm_started);
+        assert_eq!(c.normal, Vector3::z());
+        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &Pose::identity(), &mut warm);
+        assert!(c.warm_started);
+        assert_eq!(c.normal, Vector3::z());
+        assert_eq!(c.penetration, 2.0);
+        let c = sphere_sphere(
+            &sphere(1.0),
+            &sphere(1.0),
+            &Pose::identity(),
+            &mut WarmState::cold(),
+        );
+        assert_eq!(c.normal, Vector3::x());
+    }
+}

@@ -1,0 +1,146 @@
+//! Rigid-body poses: a position and a unit quaternion, in the host's world frame.
+
+use crate::error::{ensure_finite, Error, Result};
+use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+
+/// How far the norm of a given quaternion may be from 1 before it is rejected.
+///
+/// Quaternions within this tolerance are normalised; farther ones are an invalid argument, because a
+/// host that passes them has most likely mixed up the component order or forgotten to initialise them.
+pub const QUATERNION_TOLERANCE: f64 = 1e-6;
+
+/// A rigid-body pose: body frame -> world frame, `x_world = position + rotation * x_body`.
+///
+/// Lengths are in the host's unit; the body frame is the one the shape was defined in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    /// The body-frame origin in world coordinates.
+    pub position: Vector3<f64>,
+    /// The body-frame orientation (a unit quaternion).
+    pub rotation: UnitQuaternion<f64>,
+}
+
+impl Pose {
+    /// The identity pose: body frame = world frame.
+    pub fn identity() -> Self {
+        Pose {
+            position: Vector3::zeros(),
+            rotation: UnitQuaternion::identity(),
+        }
+    }
+
+    /// A pose from a position and a unit quaternion.
+    pub fn new(position: Vector3<f64>, rotation: UnitQuaternion<f64>) -> Self {
+        Pose { position, rotation }
+    }
+
+    /// A pose from a position and a quaternion given as (w, x, y, z).
+    ///
+    /// Non-finite components are [`Error::NonFinite`]; a quaternion whose norm is off 1 by more than
+    /// [`QUATERNION_TOLERANCE`] is [`Error::InvalidArgument`]; one within it is normalised.
+    pub fn from_wxyz(position: [f64; 3], wxyz: [f64; 4]) -> Result<Self> {
+        ensure_finite("pose.position", &position)?;
+        ensure_finite("pose.orientation", &wxyz)?;
+        let q = Quaternion::new(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+        let norm = q.norm();
+        if (norm - 1.0).abs() > QUATERNION_TOLERANCE {
+            return Err(Error::InvalidArgument(format!(
+                "pose.orientation (w,x,y,z) = ({}, {}, {}, {}) has norm {norm}, not 1 within {QUATERNION_TOLERANCE}",
+                wxyz[0], wxyz[1], wxyz[2], wxyz[3]
+            )));
+        }
+        Ok(Pose {
+            position: Vector3::from(position),
+            rotation: UnitQuaternion::new_unchecked(q / norm),
+        })
+    }
+
+    /// The quaternion as (w, x, y, z).
+    pub fn wxyz(&self) -> [f64; 4] {
+        let q = self.rotation.quaternion();
+        [q.w, q.i, q.j, q.k]
+    }
+
+    /// Maps a body-frame point to the world frame.
+    pub fn transform_point(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.position + self.rotation * p
+    }
+
+    /// Maps a body-frame direction to the world frame.
+    pub fn transform_vector(&self, v: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation * v
+    }
+
+    /// Maps a world-frame point into the body frame.
+    pub fn inverse_transform_point(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation.inverse_transform_vector(&(p - self.position))
+    }
+
+    /// Maps a world-frame direction into the body frame.
+    pub fn inverse_transform_vector(&self, v: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation.inverse_transform_vector(v)
+    }
+
+    /// The pose of `other` expressed in this pose's body frame (`self^-1 * other`).
+    pub fn relative(&self, other: &Pose) -> Pose {
+        let r = self.rotation.inverse() * other.rotation;
+        Pose {
+            position: self.inverse_transform_point(&other.position),
+            rotation: r,
+        }
+    }
+
+    /// The composition `self * other`: `other` is given in this pose's body frame.
+    pub fn compose(&self, other: &Pose) -> Pose {
+        Pose {
+            position: self.transform_point(&other.position),
+            rotation: self.rotation * other.rotation,
+        }
+    }
+
+    /// The pose as an nalgebra isometry.
+    pub fn to_isometry(&self) -> Isometry3<f64> {
+        Isometry3::from_parts(Translation3::from(self.position), self.rotation)
+    }
+
+    /// The body-frame origin as a point.
+    pub fn origin(&self) -> Point3<f64> {
+        Point3::from(self.position)
+    }
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Pose::identity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_within_tolerance_and_rejects_beyond() {
+        let p = Pose::from_wxyz([0.0; 3], [1.0 + 5e-7, 0.0, 0.0, 0.0]).unwrap();
+        assert!((p.rotation.quaternion().norm() - 1.0).abs() < 1e-15);
+        let e = Pose::from_wxyz([0.0; 3], [1.0, 1.0, 0.0, 0.0]).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+        let e = Pose::from_wxyz([0.0; 3], [0.0; 4]).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+        let e = Pose::from_wxyz([0.0, f64::INFINITY, 0.0], [1.0, 0.0, 0.0, 0.0]).unwrap_err();
+        assert!(matches!(e, Error::NonFinite(_)), "{e}");
+    }
+
+    #[test]
+    fn relative_then_compose_is_identity() {
+        let s = 0.5f64.sqrt();
+        let a = Pose::from_wxyz([1.0, 2.0, 3.0], [s, 0.0, s, 0.0]).unwrap();
+        let b = Pose::from_wxyz([-1.0, 0.5, 2.0], [0.5, 0.5, 0.5, 0.5]).unwrap();
+        let back = a.compose(&a.relative(&b));
+        assert!((back.position - b.position).norm() < 1e-14);
+        assert!(back.rotation.angle_to(&b.rotation) < 1e-7);
+        let x = Vector3::new(0.3, -0.2, 0.9);
+        assert!((a.inverse_transform_point(&a.transform_point(&x)) - x).norm() < 1e-14);
+        assert_eq!(a.wxyz()[0], s);
+    }
+}

@@ -1,0 +1,81 @@
+//! Shapes: immutable geometric data in a body frame. The algorithms that use them live in
+//! [`crate::narrow`].
+
+mod sphere;
+
+pub use sphere::Sphere;
+
+use crate::pose::Pose;
+use nalgebra::Vector3;
+
+/// Which family a shape belongs to.
+///
+/// The discriminants are part of the C ABI (`DEMCONTACT_SHAPE_*`): append only, never renumber.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum ShapeFamily {
+    /// [`Sphere`].
+    Sphere = 1,
+}
+
+/// A particle shape of any supported family, in its body frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A sphere centred on the body-frame origin.
+    Sphere(Sphere),
+}
+
+impl Shape {
+    /// The shape's family.
+    pub fn family(&self) -> ShapeFamily {
+        match self {
+            Shape::Sphere(_) => ShapeFamily::Sphere,
+        }
+    }
+
+    /// The radius of the smallest sphere about the body-frame origin that holds the shape.
+    pub fn bounding_radius(&self) -> f64 {
+        match self {
+            Shape::Sphere(s) => s.radius(),
+        }
+    }
+
+    /// The point of the shape farthest along `direction`, both in the body frame.
+    pub fn support_point(&self, direction: &Vector3<f64>) -> Vector3<f64> {
+        match self {
+            Shape::Sphere(s) => s.support_point(direction),
+        }
+    }
+
+    /// The tight world-frame axis-aligned bounding box `(lo, hi)` of the shape at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> (Vector3<f64>, Vector3<f64>) {
+        // The support point along each world axis, mapped into the body frame, bounds the box exactly.
+        let mut lo = Vector3::zeros();
+        let mut hi = Vector3::zeros();
+        for axis in 0..3 {
+            let e = Vector3::ith(axis, 1.0);
+            let up = pose.transform_point(&self.support_point(&pose.inverse_transform_vector(&e)));
+            let down =
+                pose.transform_point(&self.support_point(&pose.inverse_transform_vector(&-e)));
+            hi[axis] = up[axis];
+            lo[axis] = down[axis];
+        }
+        (lo, hi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sphere_aabb_is_centre_plus_minus_radius() {
+        let s = Shape::Sphere(Sphere::new(0.5).unwrap());
+        let pose = Pose::from_wxyz([1.0, 2.0, 3.0], [0.5, 0.5, 0.5, 0.5]).unwrap();
+        let (lo, hi) = s.aabb(&pose);
+        assert!((lo - Vector3::new(0.5, 1.5, 2.5)).norm() < 1e-15);
+        assert!((hi - Vector3::new(1.5, 2.5, 3.5)).norm() < 1e-15);
+        assert_eq!(s.family(), ShapeFamily::Sphere);
+        assert_eq!(s.bounding_radius(), 0.5);
+    }
+}
