@@ -14,11 +14,21 @@ pub fn lib_dir() -> PathBuf {
     // The test executable lives in target/<profile>/deps/; the library one level up.
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let lib = dir.join("libdemcontact.so");
     assert!(
-        dir.join("libdemcontact.so").exists(),
+        lib.exists(),
         "libdemcontact.so not found in {}",
         dir.display()
     );
+    // The library's SONAME is libdemcontact.so.<major> (build.rs); programs linked against it look
+    // for that name at run time, so it must sit beside the file cargo wrote.
+    let soname = dir.join(format!(
+        "libdemcontact.so.{}",
+        env!("CARGO_PKG_VERSION_MAJOR")
+    ));
+    if std::fs::read_link(&soname).is_err() {
+        let _ = std::os::unix::fs::symlink("libdemcontact.so", &soname);
+    }
     dir
 }
 

@@ -2,5 +2,6 @@
 //! bindings) and linked with the library cargo built, checking numbers; plus the header, ABI baseline
 //! and packaging checks.
 
+mod c_programs;
 mod harness;
 mod header;

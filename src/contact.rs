@@ -102,9 +102,16 @@ impl Contact {
     /// large that the arithmetic overflowed), so that no host ever receives one.
     pub fn ensure_finite(&self) -> Result<()> {
         let vectors = [self.point_a, self.point_b, self.point, self.normal];
-        let finite = vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
-            && self.penetration.is_finite()
-            && self.separation.is_finite();
+        // A finite sum proves every term finite (NaN and infinities propagate); an overflowing sum of
+        // finite terms falls through to the exact scan.
+        // (Summed as a shallow tree: independent partial sums, not one long dependent chain.)
+        let sum = (vectors[0].sum() + vectors[1].sum())
+            + (vectors[2].sum() + vectors[3].sum())
+            + (self.penetration + self.separation);
+        let finite = sum.is_finite()
+            || (vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
+                && self.penetration.is_finite()
+                && self.separation.is_finite());
         if finite {
             Ok(())
         } else {

@@ -1,1 +1,84 @@
-fn main() {}
+//! Criterion benchmarks of the sphere pair: demcontact's C ABI query (cold and warm) and the Rust
+//! core, beside parry3d-f64's ball-ball contact on the same pairs (`cargo bench`).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use demcontact::ffi::{demcontact_collide, demcontact_contact, demcontact_warm_state};
+use demcontact::{narrow::collide, Shape, Sphere};
+use demcontact_cli::bench::spheres::{AbiPairs, Pairs};
+use demcontact_cli::peers::parry_pose;
+use parry3d_f64::{query, shape::Ball};
+use std::hint::black_box;
+
+fn sphere_pairs(c: &mut Criterion) {
+    let pairs = Pairs::new(1024, 11);
+    let abi = AbiPairs::new(&pairs);
+    let mut group = c.benchmark_group("sphere_pair");
+    group.throughput(Throughput::Elements(pairs.radii.len() as u64));
+    let mut out = demcontact_contact::default();
+    group.bench_function("demcontact_collide_cold", |b| {
+        b.iter(|| {
+            for p in &abi.pairs {
+                // SAFETY: live handles, valid pointers.
+                black_box(unsafe {
+                    demcontact_collide(
+                        p.a,
+                        &p.pose_a,
+                        p.b,
+                        &p.pose_b,
+                        std::ptr::null_mut(),
+                        &mut out,
+                    )
+                });
+            }
+        })
+    });
+    let mut warm = vec![demcontact_warm_state::default(); abi.pairs.len()];
+    group.bench_function("demcontact_collide_warm", |b| {
+        b.iter(|| {
+            for (p, w) in abi.pairs.iter().zip(warm.iter_mut()) {
+                // SAFETY: as above.
+                black_box(unsafe {
+                    demcontact_collide(p.a, &p.pose_a, p.b, &p.pose_b, w, &mut out)
+                });
+            }
+        })
+    });
+    let shapes: Vec<_> = pairs
+        .radii
+        .iter()
+        .map(|(a, b)| {
+            (
+                Shape::Sphere(Sphere::new(*a).unwrap()),
+                Shape::Sphere(Sphere::new(*b).unwrap()),
+            )
+        })
+        .collect();
+    group.bench_function("core_collide", |b| {
+        b.iter(|| {
+            for ((sa, sb), (pa, pb)) in shapes.iter().zip(&pairs.poses) {
+                black_box(collide(sa, pa, sb, pb, None).ok());
+            }
+        })
+    });
+    let balls: Vec<_> = pairs
+        .radii
+        .iter()
+        .map(|(a, b)| (Ball::new(*a), Ball::new(*b)))
+        .collect();
+    let poses: Vec<_> = pairs
+        .poses
+        .iter()
+        .map(|(a, b)| (parry_pose(a), parry_pose(b)))
+        .collect();
+    group.bench_function("parry3d_f64_contact", |b| {
+        b.iter(|| {
+            for ((ba, bb), (pa, pb)) in balls.iter().zip(&poses) {
+                black_box(query::contact(pa, ba, pb, bb, 0.3).ok());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sphere_pairs);
+criterion_main!(benches);

@@ -18,9 +18,12 @@ pub fn resolve_threads(threads: usize) -> usize {
     }
 }
 
+/// The pools built so far, by thread count.
+type Pools = Mutex<Vec<(usize, Arc<ThreadPool>)>>;
+
 /// A pool of `threads` workers, built once per distinct count and kept for the process's life.
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
     let mut pools = pools
         .lock()

@@ -1,8 +1,10 @@
 //! Narrow phase: the exact contact of one pair of shapes, and of many pairs at once.
 //!
 //! [`collide`] is the one dispatcher: it matches the two shape families to a kernel (one file per
-//! pair of families, named like its function), hands the kernel B's pose relative to A, and maps the
-//! result back to the world frame once, at the end.
+//! pair of families, named like its function). Kernels of shapes with an orientation take B's pose
+//! relative to A ([`Pose::relative`]: one transform, fewer round-off steps) and their result goes back
+//! to the world frame once, at the end ([`Contact::transformed`]); the sphere kernel, symmetric under
+//! rotation, works on world positions directly and rotates nothing.
 
 mod batch;
 mod sphere_sphere;
@@ -52,11 +54,11 @@ pub fn collide(
         }
         None => WarmState::cold(),
     };
-    let b_in_a = pose_a.relative(pose_b);
-    let in_a = match (a, b) {
-        (Shape::Sphere(sa), Shape::Sphere(sb)) => sphere_sphere(sa, sb, &b_in_a, &mut state),
+    let contact = match (a, b) {
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
+            sphere_sphere(sa, sb, &pose_a.position, &pose_b.position, &mut state)
+        }
     };
-    let contact = in_a.transformed(pose_a);
     contact.ensure_finite()?;
     state.steps = state.steps.saturating_add(1);
     if let Some(w) = warm {

@@ -1,7 +1,6 @@
 //! Sphere-sphere contact, exact in closed form.
 
 use crate::contact::{Contact, ContactKind};
-use crate::pose::Pose;
 use crate::shapes::Sphere;
 use crate::warm::WarmState;
 use nalgebra::Vector3;
@@ -13,11 +12,20 @@ pub const KERNEL: u32 = 1;
 /// no direction, so the normal falls back on the previous step's (or A's body x axis when cold).
 const CONCENTRIC: f64 = 1e-12;
 
-/// The contact of spheres `a` and `b`, with B's pose given in A's body frame; the result is in A's
-/// frame. The warm state keeps the last normal in A's frame so that a concentric pair keeps it.
-pub fn sphere_sphere(a: &Sphere, b: &Sphere, b_in_a: &Pose, warm: &mut WarmState) -> Contact {
+/// The contact of spheres `a` and `b` centred at `centre_a` and `centre_b`, in the frame the centres
+/// are given in. Spheres are symmetric under rotation, so this kernel needs no body frame: the
+/// dispatcher hands it world positions and gets world results, with no rotation at all. The warm state
+/// keeps the last normal (world frame; it changes little in one step) for a pair that becomes
+/// concentric, whose centre line gives no direction.
+pub fn sphere_sphere(
+    a: &Sphere,
+    b: &Sphere,
+    centre_a: &Vector3<f64>,
+    centre_b: &Vector3<f64>,
+    warm: &mut WarmState,
+) -> Contact {
     let warm_started = warm.claim(KERNEL);
-    let centre_b = b_in_a.position;
+    let centre_b = centre_b - centre_a;
     let distance = centre_b.norm();
     let radii = a.radius() + b.radius();
     let normal = if distance > CONCENTRIC * radii {
@@ -28,8 +36,8 @@ pub fn sphere_sphere(a: &Sphere, b: &Sphere, b_in_a: &Pose, warm: &mut WarmState
         Vector3::x()
     };
     warm.data[..3].copy_from_slice(normal.as_slice());
-    let point_a = normal * a.radius();
-    let point_b = centre_b - normal * b.radius();
+    let point_a = centre_a + normal * a.radius();
+    let point_b = centre_a + centre_b - normal * b.radius();
     let mut contact = Contact::from_points(
         point_a,
         point_b,
@@ -50,10 +58,18 @@ mod tests {
         Sphere::new(r).unwrap()
     }
 
+    const ORIGIN: Vector3<f64> = Vector3::new(0.0, 0.0, 0.0);
+
     #[test]
     fn overlapping_pair_on_the_x_axis() {
-        let pose = Pose::from_wxyz([2.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-        let c = sphere_sphere(&sphere(1.0), &sphere(2.0), &pose, &mut WarmState::cold());
+        let b = Vector3::new(2.5, 0.0, 0.0);
+        let c = sphere_sphere(
+            &sphere(1.0),
+            &sphere(2.0),
+            &ORIGIN,
+            &b,
+            &mut WarmState::cold(),
+        );
         assert!(c.touching);
         assert!((c.penetration - 0.5).abs() < 1e-15);
         assert_eq!(c.normal, Vector3::x());
@@ -65,18 +81,19 @@ mod tests {
     #[test]
     fn concentric_pair_keeps_the_previous_normal() {
         let mut warm = WarmState::cold();
-        let near = Pose::from_wxyz([0.0, 0.0, 0.1], [1.0, 0.0, 0.0, 0.0]).unwrap();
-        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &near, &mut warm);
+        let near = Vector3::new(0.0, 0.0, 0.1);
+        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &ORIGIN, &near, &mut warm);
         assert!(!c.warm_started);
         assert_eq!(c.normal, Vector3::z());
-        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &Pose::identity(), &mut warm);
+        let c = sphere_sphere(&sphere(1.0), &sphere(1.0), &ORIGIN, &ORIGIN, &mut warm);
         assert!(c.warm_started);
         assert_eq!(c.normal, Vector3::z());
         assert_eq!(c.penetration, 2.0);
         let c = sphere_sphere(
             &sphere(1.0),
             &sphere(1.0),
-            &Pose::identity(),
+            &ORIGIN,
+            &ORIGIN,
             &mut WarmState::cold(),
         );
         assert_eq!(c.normal, Vector3::x());

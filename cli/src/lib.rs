@@ -1,0 +1,8 @@
+//! The `demcontact` command's library: each shape family's validation protocol and benchmarks,
+//! plus the peers they are measured against. The library crate `demcontact` never links any of this.
+
+pub mod bench;
+pub mod peers;
+pub mod sampling;
+pub mod table;
+pub mod validate;

@@ -1,0 +1,132 @@
+//! `demcontact validate`: every shape family's validation protocol, printed as tables beside the
+//! paper's figures where a paper has them. A family's run fails when any of its checks fails.
+
+mod spheres;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// What a validation run covers.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Pairs per series of each protocol.
+    pub pairs: usize,
+    /// Seed of the random scenes.
+    pub seed: u64,
+    /// Whether to draw progress bars (on a terminal).
+    pub progress: bool,
+}
+
+/// One family's outcome: its report text and whether every check passed.
+pub struct Outcome {
+    /// The tables, ready to print.
+    pub report: String,
+    /// Whether every check passed.
+    pub passed: bool,
+}
+
+/// A family's protocol.
+type Protocol = fn(&Options) -> Outcome;
+
+/// Every family's protocol, by name, in the order they run.
+const FAMILIES: [(&str, Protocol); 1] = [("spheres", spheres::validate)];
+
+/// Runs every family's protocol, printing each report as it completes; true when all passed.
+pub fn run(options: &Options) -> bool {
+    let families = FAMILIES;
+    let mut passed = true;
+    for (name, validate) in families {
+        let outcome = validate(options);
+        print!("{}", outcome.report);
+        println!("\n{name}: {}", if outcome.passed { "PASS" } else { "FAIL" });
+        passed &= outcome.passed;
+    }
+    passed
+}
+
+/// A progress bar of `len` steps labelled `message` (hidden unless `options.progress`).
+pub fn progress(options: &Options, len: u64, message: &str) -> ProgressBar {
+    if !options.progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len).with_message(message.to_string());
+    if let Ok(style) = ProgressStyle::with_template("{msg:32} [{bar:40}] {pos}/{len} ({eta})") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// The largest value seen of one error measure, against the bound it must stay within.
+#[derive(Debug, Clone, Copy)]
+pub struct MaxError {
+    /// Largest value seen.
+    pub max: f64,
+    /// The bound.
+    pub bound: f64,
+    /// How many samples exceeded the bound.
+    pub over: u64,
+}
+
+impl MaxError {
+    /// A measure that must stay within `bound`.
+    pub fn within(bound: f64) -> Self {
+        MaxError {
+            max: 0.0,
+            bound,
+            over: 0,
+        }
+    }
+
+    /// Records one sample (NaN counts as over the bound).
+    pub fn add(&mut self, value: f64) {
+        if value.is_nan() || value > self.bound {
+            self.over += 1;
+        }
+        if value > self.max || value.is_nan() {
+            self.max = value;
+        }
+    }
+
+    /// Whether every sample was within the bound.
+    pub fn ok(&self) -> bool {
+        self.over == 0
+    }
+}
+
+/// A count of events that must not happen (wrong answers).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MustBeZero(pub u64);
+
+impl MustBeZero {
+    /// Counts one event when `happened`.
+    pub fn count(&mut self, happened: bool) {
+        self.0 += happened as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_error_counts_samples_over_the_bound() {
+        let mut e = MaxError::within(1.0);
+        e.add(0.5);
+        assert!(e.ok());
+        e.add(2.0);
+        e.add(f64::NAN);
+        assert_eq!(e.over, 2);
+        assert!(!e.ok());
+    }
+
+    #[test]
+    fn sphere_protocol_passes_on_a_small_run() {
+        let o = Options {
+            pairs: 2000,
+            seed: 3,
+            progress: false,
+        };
+        let outcome = spheres::validate(&o);
+        assert!(outcome.passed, "{}", outcome.report);
+        assert!(outcome.report.contains("wrong classification"));
+    }
+}
