@@ -9,11 +9,29 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory holding the library cargo built for this test run (`libdemcontact.so` and `.a`).
+/// The directory holding `libdemcontact.so` and `.a`, freshly built from the current source.
+///
+/// `cargo test` compiles the crate as an rlib for the test binary but does not refresh the cdylib and
+/// staticlib that C programs link, so the first call builds them (`cargo build --lib` in this test
+/// run's profile); later calls reuse that build.
 pub fn lib_dir() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_library).clone()
+}
+
+fn build_library() -> PathBuf {
     // The test executable lives in target/<profile>/deps/; the library one level up.
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(repo_root())
+        .args(["build", "--lib", "-p", "demcontact"]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        build.arg("--release");
+    }
+    run_ok(&mut build);
     let lib = dir.join("libdemcontact.so");
     assert!(
         lib.exists(),
@@ -30,15 +48,6 @@ pub fn lib_dir() -> PathBuf {
         let _ = std::os::unix::fs::symlink("libdemcontact.so", &soname);
     }
     dir
-}
-
-/// The cargo profile directory name of this test run ("debug" or "release").
-pub fn profile() -> String {
-    lib_dir()
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// A fresh scratch directory for one test.

@@ -38,6 +38,7 @@ impl Pose {
     ///
     /// Non-finite components are [`Error::NonFinite`]; a quaternion whose norm is off 1 by more than
     /// [`QUATERNION_TOLERANCE`] is [`Error::InvalidArgument`]; one within it is normalised.
+    #[inline(always)]
     pub fn from_wxyz(position: [f64; 3], wxyz: [f64; 4]) -> Result<Self> {
         ensure_finite("pose.position", &position)?;
         ensure_finite("pose.orientation", &wxyz)?;

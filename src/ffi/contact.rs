@@ -8,6 +8,7 @@ use super::status::*;
 use super::warm::demcontact_warm_state;
 use crate::contact::Contact;
 use crate::warm::WarmState;
+use std::sync::Mutex;
 
 /// Contact type codes (`demcontact_contact.contact_type`). Append only.
 pub type demcontact_contact_type = i32;
@@ -96,6 +97,7 @@ pub struct demcontact_pair {
 ///
 /// # Safety
 /// `a`, `b` are NULL or live handles.
+#[inline(always)]
 unsafe fn query(
     a: *const demcontact_shape,
     pose_a: &demcontact_pose,
@@ -182,37 +184,39 @@ pub unsafe extern "C" fn demcontact_collide_batch(
         let pairs = PairList(unsafe { slice(pairs, n, "pairs") }?);
         let out = unsafe { slice_mut(out, n, "out") }?;
         let warm = unsafe { optional_slice_mut(warm, n) };
-        let mut statuses = unsafe { optional_slice_mut(statuses, n) };
-        let mut results: Vec<Result<demcontact_contact, Failure>> = Vec::with_capacity(n);
-        results.resize_with(n, || Ok(demcontact_contact::default()));
-        crate::narrow::for_each_chunk(
-            threads as usize,
-            &mut results,
-            warm,
-            |start, chunk, mut warm| {
-                for (k, slot) in chunk.iter_mut().enumerate() {
-                    let p = pairs.get(start + k);
-                    let w = warm.as_deref_mut().map(|w| &mut w[k]);
-                    *slot = run_quiet(|| unsafe { query(p.a, &p.pose_a, p.b, &p.pose_b, w) });
-                }
-            },
-        );
-        let mut first_failure = None;
-        for (i, result) in results.into_iter().enumerate() {
-            let (contact, status) = match result {
-                Ok(contact) => (contact, DEMCONTACT_STATUS_OK),
-                Err(failure) => {
-                    let status = failure.status;
-                    first_failure.get_or_insert_with(|| failure.context(format_args!("pair {i}")));
-                    (demcontact_contact::default(), status)
-                }
-            };
-            out[i] = contact;
-            if let Some(s) = statuses.as_deref_mut() {
-                s[i] = status;
+        let statuses = StatusOut(statuses);
+        // Failures are rare: only they are collected, with their index and message.
+        let failures: Mutex<Vec<(usize, Failure)>> = Mutex::new(Vec::new());
+        crate::narrow::for_each_chunk(threads as usize, out, warm, |start, chunk, mut warm| {
+            for (k, slot) in chunk.iter_mut().enumerate() {
+                let i = start + k;
+                let p = pairs.get(i);
+                let w = warm.as_deref_mut().map(|w| &mut w[k]);
+                let status = match run_quiet(|| unsafe { query(p.a, &p.pose_a, p.b, &p.pose_b, w) })
+                {
+                    Ok(contact) => {
+                        *slot = contact;
+                        DEMCONTACT_STATUS_OK
+                    }
+                    Err(failure) => {
+                        *slot = demcontact_contact::default();
+                        let status = failure.status;
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((i, failure));
+                        status
+                    }
+                };
+                // SAFETY: `statuses` is NULL or holds `n` elements; index `i` belongs to this chunk only.
+                unsafe { statuses.write(i, status) };
             }
+        });
+        let failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+        match failures.into_iter().min_by_key(|(i, _)| *i) {
+            None => Ok(()),
+            Some((i, failure)) => Err(failure.context(format_args!("pair {i}"))),
         }
-        first_failure.map_or(Ok(()), Err)
     })
 }
 
@@ -227,5 +231,23 @@ impl PairList<'_> {
     /// Pair `i` (a method, so that closures capture the whole `Sync` list, not its field).
     fn get(&self, i: usize) -> &demcontact_pair {
         &self.0[i]
+    }
+}
+
+/// The caller's optional status array, written by the workers at disjoint indices.
+struct StatusOut(*mut demcontact_status);
+
+// SAFETY: every worker writes only the indices of its own chunk, so no element is shared.
+unsafe impl Sync for StatusOut {}
+
+impl StatusOut {
+    /// Writes `status` at index `i` when the array was given.
+    ///
+    /// # Safety
+    /// The array is NULL or holds more than `i` elements, and no other thread writes index `i`.
+    unsafe fn write(&self, i: usize, status: demcontact_status) {
+        if !self.0.is_null() {
+            unsafe { *self.0.add(i) = status };
+        }
     }
 }

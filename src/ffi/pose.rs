@@ -23,6 +23,7 @@ pub const DEMCONTACT_QUATERNION_TOLERANCE: f64 = 1e-6;
 
 impl demcontact_pose {
     /// The core pose, or a failure whose message starts with `name`.
+    #[inline(always)]
     pub(crate) fn to_core(self, name: &str) -> Result<Pose, Failure> {
         Pose::from_wxyz(self.position, self.orientation).map_err(|e| Failure::from(e).context(name))
     }

@@ -40,6 +40,7 @@ pub fn is_known_kernel(kernel: u32) -> bool {
 /// assert_eq!(c.normal.y, 1.0);
 /// # Ok::<(), demcontact::Error>(())
 /// ```
+#[inline]
 pub fn collide(
     a: &Shape,
     pose_a: &Pose,

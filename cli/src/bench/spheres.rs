@@ -26,13 +26,23 @@ pub struct Pairs {
 }
 
 impl Pairs {
-    /// `n` pairs from `seed`.
+    /// `n` pairs from `seed`, every body with a radius of its own.
     pub fn new(n: usize, seed: u64) -> Self {
+        Self::with_palette(n, seed, None)
+    }
+
+    /// `n` pairs from `seed` whose radii are drawn from `palette` distinct values (a polydisperse DEM
+    /// sample discretised into size classes, each class one shared shape), or all distinct (`None`).
+    pub fn with_palette(n: usize, seed: u64, palette: Option<usize>) -> Self {
         let mut rng = sampling::rng(seed);
         let mut radii = Vec::with_capacity(n);
         let mut poses = Vec::with_capacity(n);
+        let radius = |rng: &mut sampling::SceneRng| match palette {
+            Some(k) => 0.5 + 2.5 * (rng.random_range(0..k) as f64 + 0.5) / k as f64,
+            None => rng.random_range(0.5..3.0),
+        };
         for i in 0..n {
-            let (ra, rb) = (rng.random_range(0.5..3.0), rng.random_range(0.5..3.0));
+            let (ra, rb) = (radius(&mut rng), radius(&mut rng));
             let depth = if i % 2 == 0 {
                 rng.random_range(0.0..1.75e-3)
             } else {
@@ -56,22 +66,30 @@ pub struct AbiPairs {
 }
 
 impl AbiPairs {
-    /// Creates the shapes of `p` through the C ABI.
+    /// Creates the shapes of `p` through the C ABI: one handle per distinct radius, shared by every
+    /// body of that radius (as a host shares one shape per particle type).
     pub fn new(p: &Pairs) -> Self {
         let mut handles = Vec::new();
+        let mut by_radius = std::collections::HashMap::new();
         let mut pairs = Vec::new();
         let pose = |q: &Pose| demcontact_pose {
             position: q.position.into(),
             orientation: q.wxyz(),
         };
+        let mut shape = |r: f64| {
+            *by_radius.entry(r.to_bits()).or_insert_with(|| {
+                let mut h = std::ptr::null_mut();
+                // SAFETY: a valid out-pointer; released in `drop`.
+                assert_eq!(
+                    unsafe { demcontact_sphere_create(r, &mut h) },
+                    DEMCONTACT_STATUS_OK
+                );
+                handles.push(h);
+                h
+            })
+        };
         for ((ra, rb), (pa, pb)) in p.radii.iter().zip(&p.poses) {
-            let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
-            // SAFETY: valid out-pointers; released in `drop`.
-            unsafe {
-                assert_eq!(demcontact_sphere_create(*ra, &mut a), DEMCONTACT_STATUS_OK);
-                assert_eq!(demcontact_sphere_create(*rb, &mut b), DEMCONTACT_STATUS_OK);
-            }
-            handles.extend([a, b]);
+            let (a, b) = (shape(*ra), shape(*rb));
             pairs.push(demcontact_pair {
                 a,
                 pose_a: pose(pa),
@@ -100,22 +118,20 @@ pub fn bench(options: &Options) -> Table {
     let n = abi.pairs.len();
     let mut out = demcontact_contact::default();
 
-    let abi_cold = median_ns(samples, n, || {
-        for p in &abi.pairs {
-            // SAFETY: live handles and valid pointers.
-            let s = unsafe {
-                demcontact_collide(
-                    p.a,
-                    &p.pose_a,
-                    p.b,
-                    &p.pose_b,
-                    std::ptr::null_mut(),
-                    &mut out,
-                )
-            };
-            black_box((s, &out));
-        }
-    });
+    let mut cold = |pairs: &[demcontact_pair]| {
+        median_ns(samples, pairs.len(), || {
+            for p in pairs {
+                let null = std::ptr::null_mut();
+                // SAFETY: live handles and valid pointers.
+                let s =
+                    unsafe { demcontact_collide(p.a, &p.pose_a, p.b, &p.pose_b, null, &mut out) };
+                black_box((s, &out));
+            }
+        })
+    };
+    let abi_cold = cold(&abi.pairs);
+    let classes = AbiPairs::new(&Pairs::with_palette(4096, 11, Some(16)));
+    let abi_cold_shared = cold(&classes.pairs);
     let mut warm = vec![demcontact_warm_state::default(); n];
     let abi_warm = median_ns(samples, n, || {
         for (p, w) in abi.pairs.iter().zip(warm.iter_mut()) {
@@ -181,25 +197,31 @@ pub fn bench(options: &Options) -> Table {
 
     let mut t = Table::new(
         format!(
-            "Sphere pairs (f64; half separated, half overlapping; medians of {samples} passes, ns/query)"
+            "Sphere pairs (f64; 4096 pairs, half separated, half overlapping; medians of {samples} passes, ns/query)"
         ),
         &["query", "demcontact", "parry3d-f64 0.31 query::contact", "parry / demcontact"],
     );
     let ratio = |x: f64| format!("{:.1}x", parry / x);
     t.row(vec![
-        "C ABI demcontact_collide, cold (4096 pairs)".into(),
+        "C ABI demcontact_collide, cold, 16 shared shapes".into(),
+        ns(abi_cold_shared),
+        ns(parry),
+        ratio(abi_cold_shared),
+    ]);
+    t.row(vec![
+        "C ABI demcontact_collide, cold, a shape per body".into(),
         ns(abi_cold),
         ns(parry),
         ratio(abi_cold),
     ]);
     t.row(vec![
-        "C ABI demcontact_collide, warm state".into(),
+        "C ABI demcontact_collide, warm, a shape per body".into(),
         ns(abi_warm),
         ns(parry),
         ratio(abi_warm),
     ]);
     t.row(vec![
-        "Rust core narrow::collide".into(),
+        "Rust core narrow::collide, shapes inline".into(),
         ns(core),
         ns(parry),
         ratio(core),

@@ -1,0 +1,354 @@
+/*
+ * demcontact.hpp: a header-only C++11 wrapper over the demcontact C ABI (include/demcontact.h).
+ *
+ * It adds ownership (Shape releases its handle), exceptions (Error instead of status codes) and a few
+ * helpers; it adds no state and no link dependency beyond libdemcontact itself. Works as C++11, 14, 17
+ * and 20.
+ *
+ * Conventions (the same as the C ABI): lengths are in the host's length unit; poses, points and normals
+ * are in the world frame; a pose is a position plus a unit quaternion (w, x, y, z) mapping the body frame
+ * to the world frame; the contact normal points from body A to body B; penetration > 0 when the bodies
+ * overlap, and then touching == 1.
+ *
+ * Thread safety: as the C ABI. Every function is re-entrant; a Shape's handle is immutable, so one Shape
+ * may be used by any number of threads at once (but a Shape object itself must not be moved or
+ * destroyed while another thread uses it). Error messages are per thread.
+ *
+ * Compile with -I<prefix>/include (for demcontact.h) and -I<this directory>; link with -ldemcontact.
+ */
+#ifndef DEMCONTACT_HPP
+#define DEMCONTACT_HPP
+
+#include "demcontact.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace demcontact {
+
+/**
+ * A failed demcontact call: the status the C function returned (`DEMCONTACT_STATUS_*`, never
+ * `DEMCONTACT_STATUS_OK`) and the library's explanation (the text of `demcontact_last_error_message()`
+ * taken right after the failure, on the failing thread).
+ *
+ * `what()` is "<status name>: <message>", e.g.
+ * "DEMCONTACT_STATUS_INVALID_ARGUMENT: radius must be > 0, got -1".
+ */
+class Error : public std::runtime_error {
+ public:
+  /// An error with `status` and the library's `message`.
+  Error(demcontact_status status, const std::string& message)
+      : std::runtime_error(std::string(demcontact_status_name(status)) + ": " + message),
+        status_(status),
+        message_(message) {}
+
+  /// The `DEMCONTACT_STATUS_*` code of the failure.
+  demcontact_status status() const noexcept { return status_; }
+
+  /// The library's message alone (without the status name); may be empty only for an internal bug.
+  const std::string& message() const noexcept { return message_; }
+
+  /// The status code's name, e.g. "DEMCONTACT_STATUS_NON_FINITE" (a static string).
+  const char* status_name() const noexcept { return demcontact_status_name(status_); }
+
+ private:
+  demcontact_status status_;
+  std::string message_;
+};
+
+/// Implementation details: not part of the wrapper's interface.
+namespace detail {
+
+/// Throws an Error for any status but `DEMCONTACT_STATUS_OK`, with this thread's last message (copied
+/// before any other demcontact call can overwrite it).
+inline void check(demcontact_status status) {
+  if (status != DEMCONTACT_STATUS_OK) {
+    const std::string message(demcontact_last_error_message());
+    throw Error(status, message);
+  }
+}
+
+}  // namespace detail
+
+// --- versions ------------------------------------------------------------------------------------
+
+/// The loaded library's version, e.g. "0.1.0" (from `demcontact_version()`).
+inline std::string version() { return std::string(demcontact_version()); }
+
+/// The ABI the loaded library implements, `MAJOR * 1000 + MINOR` (`demcontact_abi_version()`).
+inline std::uint32_t library_abi_version() noexcept { return demcontact_abi_version(); }
+
+/// The ABI this program was compiled against: `DEMCONTACT_ABI_VERSION` of the header it included.
+inline std::uint32_t header_abi_version() noexcept {
+  return static_cast<std::uint32_t>(DEMCONTACT_ABI_VERSION);
+}
+
+/**
+ * Whether the loaded library runs a program built with this header: the same ABI major part, and a
+ * minor part at least as large (a newer library only adds to the ABI).
+ */
+inline bool abi_compatible() noexcept {
+  const std::uint32_t lib = library_abi_version();
+  const std::uint32_t hdr = header_abi_version();
+  return lib / 1000u == hdr / 1000u && lib % 1000u >= hdr % 1000u;
+}
+
+/**
+ * Throws std::runtime_error (not Error: no library call failed) when `abi_compatible()` is false,
+ * naming both ABI numbers. Call it once at start-up.
+ */
+inline void require_compatible_abi() {
+  if (!abi_compatible()) {
+    throw std::runtime_error("demcontact: this program was built for ABI " +
+                             std::to_string(header_abi_version()) +
+                             " but the loaded library implements ABI " +
+                             std::to_string(library_abi_version()));
+  }
+}
+
+// --- poses and warm states -------------------------------------------------------------------------
+
+/**
+ * A pose at `position` (host length unit, world frame) with orientation quaternion (w, x, y, z), body
+ * frame -> world frame. The quaternion should have unit norm: within `DEMCONTACT_QUATERNION_TOLERANCE`
+ * the library normalises it, farther off a query throws Error(DEMCONTACT_STATUS_INVALID_ARGUMENT).
+ */
+inline demcontact_pose make_pose(double x, double y, double z, double w = 1.0, double qx = 0.0,
+                                 double qy = 0.0, double qz = 0.0) noexcept {
+  demcontact_pose p;
+  p.position[0] = x;
+  p.position[1] = y;
+  p.position[2] = z;
+  p.orientation[0] = w;
+  p.orientation[1] = qx;
+  p.orientation[2] = qy;
+  p.orientation[3] = qz;
+  return p;
+}
+
+/// The same as the other `make_pose`, from arrays: `position` (x, y, z), `orientation` (w, x, y, z).
+inline demcontact_pose make_pose(const std::array<double, 3>& position,
+                                 const std::array<double, 4>& orientation) noexcept {
+  return make_pose(position[0], position[1], position[2], orientation[0], orientation[1],
+                   orientation[2], orientation[3]);
+}
+
+/// The identity pose: body frame == world frame.
+inline demcontact_pose identity_pose() noexcept { return make_pose(0.0, 0.0, 0.0); }
+
+/**
+ * A cold warm state (all zero): what a new contact starts from. Keep one per ordered pair (A, B) with
+ * the host's contact history and pass it to every `collide` of that pair; copy it bytewise freely.
+ */
+inline demcontact_warm_state cold_warm_state() noexcept { return demcontact_warm_state(); }
+
+// --- shapes ------------------------------------------------------------------------------------------
+
+/**
+ * Owner of one `demcontact_shape*` handle: an immutable particle shape in its body frame.
+ *
+ * Move-only: copying is deleted (a handle is released exactly once); moving transfers the handle and
+ * leaves the source empty (`get() == nullptr`). The destructor releases the handle. An empty Shape
+ * (default-constructed or moved-from) may be destroyed, assigned to or moved, and any query on it throws
+ * Error(DEMCONTACT_STATUS_NULL_ARGUMENT).
+ */
+class Shape {
+ public:
+  /// An empty Shape holding no handle.
+  Shape() noexcept : handle_(nullptr) {}
+
+  /// Takes ownership of `handle` (from a `demcontact_*_create` function; may be nullptr).
+  explicit Shape(demcontact_shape* handle) noexcept : handle_(handle) {}
+
+  /**
+   * A sphere of `radius` (host length unit) centred on its body-frame origin. Throws
+   * Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) when radius <= 0, Error(DEMCONTACT_STATUS_NON_FINITE)
+   * when it is NaN or infinite.
+   */
+  static Shape sphere(double radius) {
+    demcontact_shape* handle = nullptr;
+    detail::check(demcontact_sphere_create(radius, &handle));
+    return Shape(handle);
+  }
+
+  Shape(const Shape&) = delete;
+  Shape& operator=(const Shape&) = delete;
+
+  /// Takes `other`'s handle; `other` is left empty.
+  Shape(Shape&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+
+  /// Releases this Shape's handle and takes `other`'s; `other` is left empty. Self-move is a no-op.
+  Shape& operator=(Shape&& other) noexcept {
+    if (this != &other) {
+      reset(other.handle_);
+      other.handle_ = nullptr;
+    }
+    return *this;
+  }
+
+  /// Releases the handle (if any).
+  ~Shape() { reset(); }
+
+  /// The handle (nullptr when empty), still owned by this Shape: for calling the C ABI directly.
+  const demcontact_shape* get() const noexcept { return handle_; }
+
+  /// Whether this Shape holds a handle.
+  explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+  /// Gives up ownership: returns the handle (the caller now releases it) and leaves this Shape empty.
+  demcontact_shape* release() noexcept {
+    demcontact_shape* handle = handle_;
+    handle_ = nullptr;
+    return handle;
+  }
+
+  /// Releases the current handle (if any) and takes ownership of `handle` (may be nullptr).
+  void reset(demcontact_shape* handle = nullptr) noexcept {
+    demcontact_shape* old = handle_;
+    handle_ = handle;
+    if (old != nullptr) {
+      // Cannot fail for a live handle; a destructor must not throw anyway.
+      (void)demcontact_shape_release(old);
+    }
+  }
+
+  /// The shape family, a `DEMCONTACT_SHAPE_*` code (e.g. DEMCONTACT_SHAPE_SPHERE).
+  demcontact_shape_family_code family() const {
+    demcontact_shape_family_code code = 0;
+    detail::check(demcontact_shape_family(handle_, &code));
+    return code;
+  }
+
+  /// Radius of the smallest sphere about the body-frame origin holding the shape (host length unit).
+  double bounding_radius() const {
+    double radius = 0.0;
+    detail::check(demcontact_shape_bounding_radius(handle_, &radius));
+    return radius;
+  }
+
+  /// Writes the tight world-frame axis-aligned bounding box at `pose` to `lo[3]` and `hi[3]`.
+  void aabb(const demcontact_pose& pose, double lo[3], double hi[3]) const {
+    detail::check(demcontact_shape_aabb(handle_, &pose, lo, hi));
+  }
+
+  /// The tight world-frame axis-aligned bounding box at `pose`, as (lo, hi) corners.
+  std::pair<std::array<double, 3>, std::array<double, 3> > aabb(const demcontact_pose& pose) const {
+    std::array<double, 3> lo = {{0.0, 0.0, 0.0}};
+    std::array<double, 3> hi = {{0.0, 0.0, 0.0}};
+    aabb(pose, lo.data(), hi.data());
+    return std::make_pair(lo, hi);
+  }
+
+ private:
+  demcontact_shape* handle_;
+};
+
+// --- queries -----------------------------------------------------------------------------------------
+
+/**
+ * The contact of shape `a` at `pose_a` with shape `b` at `pose_b` (world frame, host length unit; see
+ * `demcontact_contact`): `touching == 1` and `penetration > 0` when they overlap, otherwise
+ * `separation` (the exact gap when `flags & DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT`); `normal` is a
+ * unit vector from A to B.
+ *
+ * `warm` is the pair's warm state (start a new contact from `cold_warm_state()`), updated in place on
+ * success; nullptr for a cold query keeping no state. Throws Error on failure (then `*warm` is left
+ * unchanged): an empty Shape, a bad pose, a foreign warm state, an unsupported pair of families.
+ */
+inline demcontact_contact collide(const Shape& a, const demcontact_pose& pose_a, const Shape& b,
+                                  const demcontact_pose& pose_b,
+                                  demcontact_warm_state* warm = nullptr) {
+  demcontact_contact out;
+  detail::check(demcontact_collide(a.get(), &pose_a, b.get(), &pose_b, warm, &out));
+  return out;
+}
+
+/// One batch entry: shape `a` at `pose_a` with shape `b` at `pose_b`. Both Shapes must outlive the
+/// batch call (the entry borrows their handles).
+inline demcontact_pair make_contact_pair(const Shape& a, const demcontact_pose& pose_a, const Shape& b,
+                                         const demcontact_pose& pose_b) noexcept {
+  demcontact_pair p;
+  p.a = a.get();
+  p.pose_a = pose_a;
+  p.b = b.get();
+  p.pose_b = pose_b;
+  return p;
+}
+
+/**
+ * What a batch returned. Per-pair failures do NOT throw: each pair has its own status, its contact is
+ * all zeros when that status is not OK, and its warm state is left unchanged. Only a failure of the
+ * call as a whole (e.g. null arrays) throws Error.
+ */
+struct BatchResult {
+  /// `statuses[i]` is pair i's `DEMCONTACT_STATUS_*` code.
+  std::vector<demcontact_status> statuses;
+  /// `DEMCONTACT_STATUS_OK` when every pair succeeded, else the status of the first failed pair.
+  demcontact_status status;
+  /// The first failed pair's message, prefixed with "pair <index>: "; empty when all succeeded.
+  std::string message;
+
+  /// Whether every pair succeeded.
+  bool ok() const noexcept { return status == DEMCONTACT_STATUS_OK; }
+
+  /// Throws Error(status, message) unless every pair succeeded.
+  void throw_if_failed() const {
+    if (!ok()) {
+      throw Error(status, message);
+    }
+  }
+};
+
+/**
+ * The contacts of `n` pairs in one call, written to `out[0..n)` in input order, spread over `threads`
+ * threads (0: all cores, 1: only the calling thread); the results do not depend on the thread count.
+ * `warm` is nullptr (cold queries keeping no state) or `n` warm states, one per pair, updated in place.
+ * `n == 0` is allowed with null arrays. See BatchResult for what a per-pair failure does.
+ */
+inline BatchResult collide_batch(const demcontact_pair* pairs, std::size_t n, demcontact_contact* out,
+                                 demcontact_warm_state* warm = nullptr, std::uint32_t threads = 0) {
+  // A status the library never writes: left in place means the call failed before the pairs ran.
+  const demcontact_status unset = -1;
+  BatchResult result;
+  result.statuses.assign(n, unset);
+  result.status = demcontact_collide_batch(pairs, n, warm, threads, out,
+                                           result.statuses.empty() ? nullptr : &result.statuses[0]);
+  if (result.status != DEMCONTACT_STATUS_OK) {
+    result.message = demcontact_last_error_message();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (result.statuses[i] == unset) {
+        throw Error(result.status, result.message);
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * The vector form of the pointer form above: `out` is resized to `pairs.size()`. `warm` is nullptr or
+ * holds exactly one state per pair (otherwise std::invalid_argument is thrown before any query).
+ */
+inline BatchResult collide_batch(const std::vector<demcontact_pair>& pairs,
+                                 std::vector<demcontact_contact>& out,
+                                 std::vector<demcontact_warm_state>* warm = nullptr,
+                                 std::uint32_t threads = 0) {
+  if (warm != nullptr && warm->size() != pairs.size()) {
+    throw std::invalid_argument("demcontact::collide_batch: " + std::to_string(warm->size()) +
+                                " warm states for " + std::to_string(pairs.size()) + " pairs");
+  }
+  out.resize(pairs.size());
+  if (pairs.empty()) {
+    return collide_batch(nullptr, 0, nullptr, nullptr, threads);
+  }
+  return collide_batch(&pairs[0], pairs.size(), &out[0],
+                       warm != nullptr ? &(*warm)[0] : nullptr, threads);
+}
+
+}  // namespace demcontact
+
+#endif /* DEMCONTACT_HPP */

@@ -1,0 +1,282 @@
+! demcontact.f90: Fortran 2008 bindings (iso_c_binding) to the demcontact C ABI, include/demcontact.h.
+!
+! Everything here mirrors the header one to one: the same names for the derived types, constants and
+! functions (a test compares this module with the header, so they cannot drift apart).
+!
+! Conventions (the same as the C ABI): lengths are in the host's length unit; poses, points and normals
+! are in the world frame; a pose is a position plus a unit quaternion (w, x, y, z) mapping the body frame
+! to the world frame; the contact normal points from body A to body B; penetration > 0 when the bodies
+! overlap, and then touching == 1. Every function returns a status, DEMCONTACT_STATUS_OK (0) on
+! success; demcontact_error_text() explains a failure.
+!
+! Names: Fortran ignores case, so C's demcontact_abi_version() (which would clash with the parameter
+! DEMCONTACT_ABI_VERSION) is called demcontact_library_abi_version() here; every other name is C's.
+!
+! Mapping of C types: demcontact_shape* handles are type(c_ptr) (passed by value); pointers to structs
+! and to arrays are the derived types / arrays passed by reference; size_t is integer(c_size_t);
+! int32_t is integer(c_int32_t); uint32_t is also integer(c_int32_t) (Fortran has no unsigned type:
+! every uint32_t value this library uses is below 2**31); const char* results are type(c_ptr), turned
+! into Fortran strings by demcontact_string().
+!
+! Warm states: all-zero means cold (a new contact). The type's components default to zero, so a fresh
+! type(demcontact_warm_state) variable is cold; to reset one write w = demcontact_warm_state(0, 0, 0.0)
+! (kinds: 0_c_int32_t, 0_c_int32_t, 0.0_c_double), i.e. kernel = 0, steps = 0, data = 0.
+! The C functions accept NULL for the warm state(s) (a cold query keeping no state); these Fortran
+! interfaces pass them by reference, so pass a cold state instead (the answer does not depend on it).
+!
+! Compile: gfortran -std=f2008 -c demcontact.f90 (the .mod file goes to -J<dir>); link -ldemcontact.
+module demcontact
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_double, c_int32_t, c_size_t, c_char, &
+                                         c_associated, c_f_pointer
+  implicit none
+  private
+
+  ! ----------------------------------------------------------------------------------------------
+  ! Constants (#define DEMCONTACT_* in the header)
+  ! ----------------------------------------------------------------------------------------------
+
+  !> demcontact_contact%flags bit: separation is the exact gap, not only a lower bound.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT = 1
+  !> demcontact_contact%flags bit: the query started from the pair's warm state.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_FLAG_WARM_STARTED = 2
+  !> How far a quaternion's norm may be from 1 and still be accepted (it is then normalised).
+  real(c_double), parameter, public :: DEMCONTACT_QUATERNION_TOLERANCE = 1.0e-6_c_double
+  !> Major version: changes only when the ABI breaks.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MAJOR = 0
+  !> Minor version: bumped by every addition to the ABI.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 1
+  !> Patch version: fixes that change nothing exported.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_PATCH = 0
+  !> The version as one number, MAJOR * 1000000 + MINOR * 1000 + PATCH.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 1000
+  !> The ABI these bindings describe, MAJOR * 1000 + MINOR: a library whose demcontact_abi_version()
+  !> has the same major part and a minor part at least as large runs a program built with them.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 1
+  !> Doubles of kernel data in a demcontact_warm_state.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_DATA_LEN = 15
+  !> Size in bytes of a demcontact_warm_state (16 doubles): what a host reserves per contact.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_SIZE = 128
+
+  !> Contact types (demcontact_contact%contact_type): no contact geometry (a failed query).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_NONE = 0
+  !> Smooth surfaces sharing a common normal at point_a and point_b (spheres).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_SMOOTH = 1
+
+  !> Shape families (demcontact_shape_family): a sphere (demcontact_sphere_create).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SPHERE = 1
+
+  !> Status: success.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_OK = 0
+  !> Status: a required pointer argument was NULL.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_NULL_ARGUMENT = 1
+  !> Status: an argument is out of its documented range (radius <= 0, quaternion far from unit, ...).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_INVALID_ARGUMENT = 2
+  !> Status: an argument is NaN or infinite, or a result would overflow to one.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_NON_FINITE = 3
+  !> Status: the geometry is degenerate (flat or needle-like point sets, unbounded planes).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_DEGENERATE_GEOMETRY = 4
+  !> Status: an iterative method did not converge within its budget; outputs are zeroed.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_NOT_CONVERGED = 5
+  !> Status: no contact kernel exists for this pair of shape families.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_UNSUPPORTED_PAIR = 6
+  !> Status: a bug inside demcontact (a caught panic); the message says where. Please report it.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_INTERNAL_ERROR = 100
+
+  ! ----------------------------------------------------------------------------------------------
+  ! Types (the structs of the header, field for field)
+  ! ----------------------------------------------------------------------------------------------
+
+  !> A rigid-body pose in the world frame: x_world = position + R(orientation) * x_body.
+  !> position: body-frame origin (host length unit); orientation: unit quaternion (w, x, y, z).
+  type, bind(C), public :: demcontact_pose
+    real(c_double) :: position(3)
+    real(c_double) :: orientation(4)
+  end type demcontact_pose
+
+  !> A pair's warm-start state (128 bytes of plain data) kept by the host between time steps, one per
+  !> ordered pair (A, B). All-zero (the default here) means cold. Opaque apart from being copyable.
+  type, bind(C), public :: demcontact_warm_state
+    integer(c_int32_t) :: kernel = 0           ! uint32_t: which pair kernel wrote data (0: cold)
+    integer(c_int32_t) :: steps = 0            ! uint32_t: consecutive queries that updated the record
+    real(c_double) :: data(DEMCONTACT_WARM_STATE_DATA_LEN) = 0.0_c_double
+  end type demcontact_warm_state
+
+  !> The contact of a pair (A, B), in the world frame and the host's length unit. Overlapping
+  !> (touching == 1): penetration > 0 along normal, point_a / point_b the deepest points, point their
+  !> midpoint. Apart (touching == 0): penetration == 0, separation >= 0 (the exact gap when
+  !> iand(flags, DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT) /= 0). normal: unit vector from A to B.
+  type, bind(C), public :: demcontact_contact
+    real(c_double) :: point_a(3)
+    real(c_double) :: point_b(3)
+    real(c_double) :: point(3)
+    real(c_double) :: normal(3)
+    real(c_double) :: penetration
+    real(c_double) :: separation
+    integer(c_int32_t) :: touching
+    integer(c_int32_t) :: contact_type         ! DEMCONTACT_CONTACT_TYPE_*
+    integer(c_int32_t) :: iterations           ! uint32_t
+    integer(c_int32_t) :: flags                ! uint32_t, DEMCONTACT_CONTACT_FLAG_* bits
+  end type demcontact_contact
+
+  !> One pair of a batch: shape a (a live handle) at pose_a, shape b at pose_b.
+  type, bind(C), public :: demcontact_pair
+    type(c_ptr) :: a
+    type(demcontact_pose) :: pose_a
+    type(c_ptr) :: b
+    type(demcontact_pose) :: pose_b
+  end type demcontact_pair
+
+  ! ----------------------------------------------------------------------------------------------
+  ! Functions (every function of the header; see its comments for the full contracts)
+  ! ----------------------------------------------------------------------------------------------
+
+  public :: demcontact_last_error_message, demcontact_collide, demcontact_collide_batch
+  public :: demcontact_sphere_create, demcontact_shape_release, demcontact_shape_family
+  public :: demcontact_shape_bounding_radius, demcontact_shape_aabb, demcontact_status_name
+  public :: demcontact_version, demcontact_library_abi_version
+  public :: demcontact_string, demcontact_error_text
+
+  interface
+    !> The C string of the most recent failure's message on the calling thread ("" if none); valid
+    !> until the next demcontact call on this thread. Use demcontact_error_text() for a Fortran string.
+    function demcontact_last_error_message() bind(C, name="demcontact_last_error_message") result(text)
+      import :: c_ptr
+      type(c_ptr) :: text
+    end function demcontact_last_error_message
+
+    !> The contact of shape a at pose_a with shape b at pose_b into out. warm: the pair's state from
+    !> the previous step (cold for a new contact), updated on success, untouched on failure. On
+    !> failure out is all zeros.
+    function demcontact_collide(a, pose_a, b, pose_b, warm, out) &
+        bind(C, name="demcontact_collide") result(status)
+      import :: c_ptr, c_int32_t, demcontact_pose, demcontact_warm_state, demcontact_contact
+      type(c_ptr), value :: a
+      type(demcontact_pose), intent(in) :: pose_a
+      type(c_ptr), value :: b
+      type(demcontact_pose), intent(in) :: pose_b
+      type(demcontact_warm_state), intent(inout) :: warm
+      type(demcontact_contact), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_collide
+
+    !> The contacts of n pairs (pairs(1:n)) into out(1:n), warm(1:n) updated per pair, statuses(1:n)
+    !> per-pair statuses, spread over threads threads (0: all cores; 1: the calling thread only).
+    !> Returns OK or the status of the first failed pair (message prefixed "pair <0-based index>: ").
+    function demcontact_collide_batch(pairs, n, warm, threads, out, statuses) &
+        bind(C, name="demcontact_collide_batch") result(status)
+      import :: c_size_t, c_int32_t, demcontact_pair, demcontact_warm_state, demcontact_contact
+      type(demcontact_pair), intent(in) :: pairs(*)
+      integer(c_size_t), value :: n
+      type(demcontact_warm_state), intent(inout) :: warm(*)
+      integer(c_int32_t), value :: threads      ! uint32_t
+      type(demcontact_contact), intent(out) :: out(*)
+      integer(c_int32_t), intent(out) :: statuses(*)
+      integer(c_int32_t) :: status
+    end function demcontact_collide_batch
+
+    !> Creates a sphere of radius (host length unit) centred on its body-frame origin into out (a new
+    !> handle, released once with demcontact_shape_release; c_null_ptr on failure).
+    function demcontact_sphere_create(radius, out) bind(C, name="demcontact_sphere_create") &
+        result(status)
+      import :: c_double, c_ptr, c_int32_t
+      real(c_double), value :: radius
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_sphere_create
+
+    !> Releases a shape handle (c_null_ptr is accepted and does nothing). Release each handle once.
+    function demcontact_shape_release(shape) bind(C, name="demcontact_shape_release") result(status)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: shape
+      integer(c_int32_t) :: status
+    end function demcontact_shape_release
+
+    !> Writes the shape's family (DEMCONTACT_SHAPE_*) to out.
+    function demcontact_shape_family(shape, out) bind(C, name="demcontact_shape_family") &
+        result(status)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: shape
+      integer(c_int32_t), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_shape_family
+
+    !> Writes the radius of the smallest sphere about the body-frame origin holding the shape to out.
+    function demcontact_shape_bounding_radius(shape, out) &
+        bind(C, name="demcontact_shape_bounding_radius") result(status)
+      import :: c_ptr, c_double, c_int32_t
+      type(c_ptr), value :: shape
+      real(c_double), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_shape_bounding_radius
+
+    !> Writes the tight world-frame axis-aligned bounding box of shape at pose to lo(3) and hi(3).
+    function demcontact_shape_aabb(shape, pose, lo, hi) bind(C, name="demcontact_shape_aabb") &
+        result(status)
+      import :: c_ptr, c_double, c_int32_t, demcontact_pose
+      type(c_ptr), value :: shape
+      type(demcontact_pose), intent(in) :: pose
+      real(c_double), intent(out) :: lo(3)
+      real(c_double), intent(out) :: hi(3)
+      integer(c_int32_t) :: status
+    end function demcontact_shape_aabb
+
+    !> The name of a status code as a static C string (demcontact_string() makes it Fortran text).
+    function demcontact_status_name(status) bind(C, name="demcontact_status_name") result(name)
+      import :: c_ptr, c_int32_t
+      integer(c_int32_t), value :: status
+      type(c_ptr) :: name
+    end function demcontact_status_name
+
+    !> The library's version as a static C string, e.g. "0.1.0".
+    function demcontact_version() bind(C, name="demcontact_version") result(text)
+      import :: c_ptr
+      type(c_ptr) :: text
+    end function demcontact_version
+
+    !> The ABI the loaded library implements, MAJOR * 1000 + MINOR (compare DEMCONTACT_ABI_VERSION).
+    !> C's demcontact_abi_version(), renamed: Fortran names ignore case, so the C name would clash with
+    !> the parameter DEMCONTACT_ABI_VERSION.
+    function demcontact_library_abi_version() bind(C, name="demcontact_abi_version") result(abi)
+      import :: c_int32_t
+      integer(c_int32_t) :: abi                ! uint32_t
+    end function demcontact_library_abi_version
+  end interface
+
+  ! The C library's strlen, to measure the strings above (not part of demcontact's ABI).
+  interface
+    function c_strlen(text) bind(C, name="strlen") result(length)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: text
+      integer(c_size_t) :: length
+    end function c_strlen
+  end interface
+
+contains
+
+  !> A copy of the NUL-terminated C string at text as a Fortran string ("" for c_null_ptr).
+  function demcontact_string(text) result(string)
+    type(c_ptr), intent(in) :: text
+    character(len=:), allocatable :: string
+    character(kind=c_char), pointer :: chars(:)
+    integer :: length, i
+
+    if (.not. c_associated(text)) then
+      string = ""
+      return
+    end if
+    length = int(c_strlen(text))
+    call c_f_pointer(text, chars, [length])
+    allocate(character(len=length) :: string)
+    do i = 1, length
+      string(i:i) = chars(i)
+    end do
+  end function demcontact_string
+
+  !> The message of the most recent failed demcontact call on the calling thread, as a Fortran string
+  !> ("" if none). Call it right after the failing call: the next call may replace the message.
+  function demcontact_error_text() result(text)
+    character(len=:), allocatable :: text
+    text = demcontact_string(demcontact_last_error_message())
+  end function demcontact_error_text
+
+end module demcontact
