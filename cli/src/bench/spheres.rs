@@ -227,13 +227,13 @@ pub fn bench(options: &Options) -> Table {
         ratio(core),
     ]);
     t.row(vec![
-        "C ABI batch, threads = 1 (100000 pairs)".into(),
+        "C ABI batch, warm, threads = 1 (100000 pairs)".into(),
         ns(batch1),
         String::new(),
         String::new(),
     ]);
     t.row(vec![
-        "C ABI batch, threads = 2 (100000 pairs)".into(),
+        "C ABI batch, warm, threads = 2 (100000 pairs)".into(),
         ns(batch2),
         String::new(),
         format!("speed-up over 1 thread: {:.2}x", batch1 / batch2),
