@@ -4,11 +4,29 @@
 use crate::harness::{build_and_run, compiler, repo_root, run_ok, scratch, Lang};
 use demcontact::ffi::*;
 use std::mem::{offset_of, size_of};
+use std::path::Path;
+use std::process::Command;
 
 const STRICT: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 
 fn c_source(name: &str) -> std::path::PathBuf {
     repo_root().join("ffi_tests/c").join(name)
+}
+
+/// `compile -c unit -o object` against the header, with `flags`; returns the command, not yet run.
+fn compile_only(lang: Lang, flags: &[&str], unit: &Path, object: &Path) -> Command {
+    let mut cmd = compiler(lang);
+    if matches!(lang, Lang::Cpp) {
+        cmd.args(["-x", "c++"]);
+    }
+    cmd.args(flags)
+        .arg("-I")
+        .arg(repo_root().join("include"))
+        .arg("-c")
+        .arg(unit)
+        .arg("-o")
+        .arg(object);
+    cmd
 }
 
 #[test]
@@ -27,19 +45,8 @@ fn header_compiles_cleanly_as_c99_c11_and_cpp() {
         (Lang::Cpp, "-std=c++11"),
         (Lang::Cpp, "-std=c++17"),
     ] {
-        let mut cmd = compiler(lang);
-        if matches!(lang, Lang::Cpp) {
-            cmd.args(["-x", "c++"]);
-        }
-        cmd.arg(std)
-            .args(STRICT)
-            .arg("-I")
-            .arg(repo_root().join("include"))
-            .arg("-c")
-            .arg(&unit)
-            .arg("-o")
-            .arg(dir.join("twice.o"));
-        run_ok(&mut cmd);
+        let flags: Vec<&str> = std::iter::once(std).chain(STRICT.iter().copied()).collect();
+        run_ok(&mut compile_only(lang, &flags, &unit, &dir.join("twice.o")));
     }
 }
 
@@ -94,16 +101,15 @@ fn struct_layouts_match_rust() {
     let dir = scratch("layout");
     let unit = dir.join("layout.c");
     std::fs::write(&unit, layout_assertions()).unwrap();
-    let mut cmd = compiler(Lang::C);
-    cmd.arg("-std=c11")
-        .args(STRICT)
-        .arg("-I")
-        .arg(repo_root().join("include"))
-        .arg("-c")
-        .arg(&unit)
-        .arg("-o")
-        .arg(dir.join("layout.o"));
-    run_ok(&mut cmd);
+    let flags: Vec<&str> = std::iter::once("-std=c11")
+        .chain(STRICT.iter().copied())
+        .collect();
+    run_ok(&mut compile_only(
+        Lang::C,
+        &flags,
+        &unit,
+        &dir.join("layout.o"),
+    ));
     // The assertions are real: a wrong number fails the compile.
     let broken = layout_assertions().replace(
         &format!(

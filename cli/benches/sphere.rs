@@ -3,10 +3,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use demcontact::ffi::{demcontact_collide, demcontact_contact, demcontact_warm_state};
-use demcontact::{narrow::collide, Shape, Sphere};
+use demcontact::narrow::collide;
 use demcontact_cli::bench::spheres::{AbiPairs, Pairs};
-use demcontact_cli::peers::parry_pose;
-use parry3d_f64::{query, shape::Ball};
+use parry3d_f64::query;
 use std::hint::black_box;
 
 fn sphere_pairs(c: &mut Criterion) {
@@ -17,18 +16,8 @@ fn sphere_pairs(c: &mut Criterion) {
     let mut out = demcontact_contact::default();
     group.bench_function("demcontact_collide_cold", |b| {
         b.iter(|| {
-            for p in &abi.pairs {
-                // SAFETY: live handles, valid pointers.
-                black_box(unsafe {
-                    demcontact_collide(
-                        p.a,
-                        &p.pose_a,
-                        p.b,
-                        &p.pose_b,
-                        std::ptr::null_mut(),
-                        &mut out,
-                    )
-                });
+            for i in 0..abi.pairs.len() {
+                black_box(abi.collide_cold(i, &mut out));
             }
         })
     });
@@ -43,16 +32,7 @@ fn sphere_pairs(c: &mut Criterion) {
             }
         })
     });
-    let shapes: Vec<_> = pairs
-        .radii
-        .iter()
-        .map(|(a, b)| {
-            (
-                Shape::Sphere(Sphere::new(*a).unwrap()),
-                Shape::Sphere(Sphere::new(*b).unwrap()),
-            )
-        })
-        .collect();
+    let shapes = pairs.core_shapes();
     group.bench_function("core_collide", |b| {
         b.iter(|| {
             for ((sa, sb), (pa, pb)) in shapes.iter().zip(&pairs.poses) {
@@ -60,19 +40,10 @@ fn sphere_pairs(c: &mut Criterion) {
             }
         })
     });
-    let balls: Vec<_> = pairs
-        .radii
-        .iter()
-        .map(|(a, b)| (Ball::new(*a), Ball::new(*b)))
-        .collect();
-    let poses: Vec<_> = pairs
-        .poses
-        .iter()
-        .map(|(a, b)| (parry_pose(a), parry_pose(b)))
-        .collect();
+    let parry_pairs = pairs.parry();
     group.bench_function("parry3d_f64_contact", |b| {
         b.iter(|| {
-            for ((ba, bb), (pa, pb)) in balls.iter().zip(&poses) {
+            for ((ba, bb), (pa, pb)) in &parry_pairs {
                 black_box(query::contact(pa, ba, pb, bb, 0.3).ok());
             }
         })

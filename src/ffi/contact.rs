@@ -109,17 +109,11 @@ unsafe fn query(
     let shape_b = unsafe { demcontact_shape::borrow(b, "b") }?;
     let pose_a = pose_a.to_core("pose_a")?;
     let pose_b = pose_b.to_core("pose_b")?;
-    let contact = match warm {
-        None => crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, None)?,
-        Some(w) => {
-            let mut state = WarmState::from(*w);
-            let contact =
-                crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, Some(&mut state))
-                    .map_err(|e| Failure::from(e).context("warm/query"))?;
-            *w = state.into();
-            contact
-        }
-    };
+    let mut state = warm.as_deref().map(|w| WarmState::from(*w));
+    let contact = crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, state.as_mut())?;
+    if let (Some(w), Some(state)) = (warm, state) {
+        *w = state.into();
+    }
     Ok(demcontact_contact::from(&contact))
 }
 

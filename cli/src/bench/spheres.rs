@@ -11,6 +11,7 @@ use demcontact::ffi::{
     demcontact_warm_state, DEMCONTACT_STATUS_OK,
 };
 use demcontact::{narrow::collide, Pose, Shape, Sphere};
+use parry3d_f64::math::Pose as ParryPose;
 use parry3d_f64::query;
 use parry3d_f64::shape::Ball;
 use rand::Rng;
@@ -101,6 +102,70 @@ impl AbiPairs {
     }
 }
 
+impl AbiPairs {
+    /// The cold contact of pair `i` through `demcontact_collide`, and the status.
+    pub fn collide_cold(&self, i: usize, out: &mut demcontact_contact) -> i32 {
+        let p = &self.pairs[i];
+        // SAFETY: the handles are live (owned by `self`); the poses and `out` are valid.
+        unsafe { demcontact_collide(p.a, &p.pose_a, p.b, &p.pose_b, std::ptr::null_mut(), out) }
+    }
+
+    /// Every pair through `demcontact_collide_batch` on `threads` threads, with `warm` states (one per
+    /// pair) or cold; returns the contacts, after asserting the call succeeded.
+    pub fn batch(
+        &self,
+        threads: u32,
+        warm: Option<&mut [demcontact_warm_state]>,
+    ) -> Vec<demcontact_contact> {
+        let n = self.pairs.len();
+        let mut out = vec![demcontact_contact::default(); n];
+        let warm = match warm {
+            Some(w) => {
+                assert_eq!(w.len(), n);
+                w.as_mut_ptr()
+            }
+            None => std::ptr::null_mut(),
+        };
+        // SAFETY: `pairs` and `out` (and `warm` when given) hold `n` elements; handles are live.
+        let status = unsafe {
+            demcontact_collide_batch(
+                self.pairs.as_ptr(),
+                n,
+                warm,
+                threads,
+                out.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(status, DEMCONTACT_STATUS_OK);
+        out
+    }
+}
+
+impl Pairs {
+    /// The pairs' shapes as core values, inline (no handles).
+    pub fn core_shapes(&self) -> Vec<(Shape, Shape)> {
+        let sphere = |r: f64| Shape::Sphere(Sphere::new(r).expect("valid radius"));
+        self.radii
+            .iter()
+            .map(|(a, b)| (sphere(*a), sphere(*b)))
+            .collect()
+    }
+
+    /// The pairs as parry balls and poses.
+    pub fn parry(&self) -> Vec<((Ball, Ball), (ParryPose, ParryPose))> {
+        let balls = self
+            .radii
+            .iter()
+            .map(|(a, b)| (Ball::new(*a), Ball::new(*b)));
+        let poses = self
+            .poses
+            .iter()
+            .map(|(a, b)| (parry_pose(a), parry_pose(b)));
+        balls.zip(poses).collect()
+    }
+}
+
 impl Drop for AbiPairs {
     fn drop(&mut self) {
         for &h in &self.handles {
@@ -118,20 +183,16 @@ pub fn bench(options: &Options) -> Table {
     let n = abi.pairs.len();
     let mut out = demcontact_contact::default();
 
-    let mut cold = |pairs: &[demcontact_pair]| {
-        median_ns(samples, pairs.len(), || {
-            for p in pairs {
-                let null = std::ptr::null_mut();
-                // SAFETY: live handles and valid pointers.
-                let s =
-                    unsafe { demcontact_collide(p.a, &p.pose_a, p.b, &p.pose_b, null, &mut out) };
-                black_box((s, &out));
+    let mut cold = |pairs: &AbiPairs| {
+        median_ns(samples, pairs.pairs.len(), || {
+            for i in 0..pairs.pairs.len() {
+                black_box((pairs.collide_cold(i, &mut out), &out));
             }
         })
     };
-    let abi_cold = cold(&abi.pairs);
+    let abi_cold = cold(&abi);
     let classes = AbiPairs::new(&Pairs::with_palette(4096, 11, Some(16)));
-    let abi_cold_shared = cold(&classes.pairs);
+    let abi_cold_shared = cold(&classes);
     let mut warm = vec![demcontact_warm_state::default(); n];
     let abi_warm = median_ns(samples, n, || {
         for (p, w) in abi.pairs.iter().zip(warm.iter_mut()) {
@@ -140,33 +201,15 @@ pub fn bench(options: &Options) -> Table {
             black_box((s, &out));
         }
     });
-    let shapes: Vec<(Shape, Shape)> = single
-        .radii
-        .iter()
-        .map(|(a, b)| {
-            (
-                Shape::Sphere(Sphere::new(*a).unwrap()),
-                Shape::Sphere(Sphere::new(*b).unwrap()),
-            )
-        })
-        .collect();
+    let shapes = single.core_shapes();
     let core = median_ns(samples, n, || {
         for ((a, b), (pa, pb)) in shapes.iter().zip(&single.poses) {
             black_box(collide(a, pa, b, pb, None).ok());
         }
     });
-    let balls: Vec<(Ball, Ball)> = single
-        .radii
-        .iter()
-        .map(|(a, b)| (Ball::new(*a), Ball::new(*b)))
-        .collect();
-    let parry_poses: Vec<_> = single
-        .poses
-        .iter()
-        .map(|(a, b)| (parry_pose(a), parry_pose(b)))
-        .collect();
+    let parry_pairs = single.parry();
     let parry = median_ns(samples, n, || {
-        for ((a, b), (pa, pb)) in balls.iter().zip(&parry_poses) {
+        for ((a, b), (pa, pb)) in &parry_pairs {
             // A prediction distance covering the separated pairs, so parry reports them too.
             black_box(query::contact(pa, a, pb, b, 0.3).ok());
         }

@@ -8,14 +8,11 @@
 //! and through the C ABI's batch call on 2 threads (identical, bit for bit, to single calls).
 
 use super::{progress, MaxError, MustBeZero, Options, Outcome};
+use crate::bench::spheres::{AbiPairs, Pairs};
 use crate::sampling::{self, SceneRng};
 use crate::table::{sci, Table};
-use demcontact::ffi::{
-    demcontact_collide, demcontact_collide_batch, demcontact_contact, demcontact_pair,
-    demcontact_pose, demcontact_shape, demcontact_shape_release, demcontact_sphere_create,
-    DEMCONTACT_STATUS_OK,
-};
-use demcontact::{narrow::collide, Pose, Shape, Sphere};
+use demcontact::ffi::{demcontact_contact, DEMCONTACT_STATUS_OK};
+use demcontact::{narrow::collide, Pose};
 use nalgebra::Vector3;
 use rand::Rng;
 
@@ -63,13 +60,6 @@ struct Series {
     batch_mismatch: MustBeZero,
 }
 
-fn c_pose(p: &Pose) -> demcontact_pose {
-    demcontact_pose {
-        position: p.position.into(),
-        orientation: p.wxyz(),
-    }
-}
-
 fn run_series(options: &Options, name: &'static str, penetrating: bool, seed: u64) -> Series {
     let mut s = Series {
         name,
@@ -89,13 +79,11 @@ fn run_series(options: &Options, name: &'static str, penetrating: bool, seed: u6
     while done < options.pairs {
         let n = CHUNK.min(options.pairs - done);
         let cases: Vec<Case> = (0..n).map(|_| case(&mut rng, penetrating)).collect();
-        let mut handles: Vec<*mut demcontact_shape> = Vec::with_capacity(2 * n);
-        let mut pairs = Vec::with_capacity(n);
-        for c in &cases {
-            let (a, b) = (
-                Shape::Sphere(Sphere::new(c.radius_a).unwrap()),
-                Shape::Sphere(Sphere::new(c.radius_b).unwrap()),
-            );
+        let pairs = Pairs {
+            radii: cases.iter().map(|c| (c.radius_a, c.radius_b)).collect(),
+            poses: cases.iter().map(|c| (c.pose_a, c.pose_b)).collect(),
+        };
+        for (c, (a, b)) in cases.iter().zip(pairs.core_shapes()) {
             let got = collide(&a, &c.pose_a, &b, &c.pose_b, None).expect("valid pair");
             let swapped = collide(&b, &c.pose_b, &a, &c.pose_a, None).expect("valid pair");
             s.wrong_classification
@@ -115,58 +103,14 @@ fn run_series(options: &Options, name: &'static str, penetrating: bool, seed: u6
                     .norm()
                     .max((got.point_a - swapped.point_b).norm()),
             );
-            let (mut ha, mut hb) = (std::ptr::null_mut(), std::ptr::null_mut());
-            // SAFETY: valid out-pointers; the handles are released below.
-            unsafe {
-                assert_eq!(
-                    demcontact_sphere_create(c.radius_a, &mut ha),
-                    DEMCONTACT_STATUS_OK
-                );
-                assert_eq!(
-                    demcontact_sphere_create(c.radius_b, &mut hb),
-                    DEMCONTACT_STATUS_OK
-                );
-            }
-            handles.extend([ha, hb]);
-            pairs.push(demcontact_pair {
-                a: ha,
-                pose_a: c_pose(&c.pose_a),
-                b: hb,
-                pose_b: c_pose(&c.pose_b),
-            });
         }
-        let mut batch = vec![demcontact_contact::default(); n];
-        // SAFETY: `pairs` and `batch` hold `n` elements; the handles are live.
-        let status = unsafe {
-            demcontact_collide_batch(
-                pairs.as_ptr(),
-                n,
-                std::ptr::null_mut(),
-                2,
-                batch.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
-        };
-        assert_eq!(status, DEMCONTACT_STATUS_OK);
-        for (p, from_batch) in pairs.iter().zip(&batch) {
+        // The same pairs through the C ABI: the batch on 2 threads equals single calls, bit for bit.
+        let abi = AbiPairs::new(&pairs);
+        for (i, from_batch) in abi.batch(2, None).iter().enumerate() {
             let mut single = demcontact_contact::default();
-            // SAFETY: as above.
-            let status = unsafe {
-                demcontact_collide(
-                    p.a,
-                    &p.pose_a,
-                    p.b,
-                    &p.pose_b,
-                    std::ptr::null_mut(),
-                    &mut single,
-                )
-            };
+            let status = abi.collide_cold(i, &mut single);
             s.batch_mismatch
                 .count(status != DEMCONTACT_STATUS_OK || single != *from_batch);
-        }
-        for h in handles {
-            // SAFETY: each handle was created above and is released once.
-            unsafe { demcontact_shape_release(h) };
         }
         done += n;
         bar.inc(n as u64);
