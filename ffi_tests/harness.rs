@@ -50,6 +50,15 @@ fn build_library() -> PathBuf {
     dir
 }
 
+/// The cargo profile directory of this test run ("debug" for the dev profile, "release", ...).
+pub fn profile() -> String {
+    lib_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// A fresh scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
