@@ -245,3 +245,87 @@ impl StatusOut {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::{
+        demcontact_last_error_message, demcontact_shape_release, demcontact_sphere_create,
+    };
+    use proptest::prelude::*;
+    use std::ffi::CStr;
+
+    /// Any double, weighted towards the values that break geometry code.
+    fn nasty() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            -10.0f64..10.0,
+            Just(0.0),
+            Just(-0.0),
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(f64::MAX),
+            Just(f64::MIN_POSITIVE),
+            Just(5e-324),
+            Just(1e300),
+            Just(-1e300),
+            Just(1.0),
+        ]
+    }
+
+    fn finite(c: &demcontact_contact) -> bool {
+        [c.point_a, c.point_b, c.point, c.normal]
+            .iter()
+            .flatten()
+            .chain([&c.penetration, &c.separation])
+            .all(|x| x.is_finite())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Whatever the host passes: OK with finite outputs and a unit normal, or a failure status with
+        /// an all-zero contact, an untouched warm state and a message. Never a NaN, never a panic.
+        #[test]
+        fn garbage_in_gives_a_status_never_a_nan(
+            ra in nasty(), rb in nasty(),
+            pa in prop::array::uniform3(nasty()), qa in prop::array::uniform4(nasty()),
+            pb in prop::array::uniform3(nasty()), qb in prop::array::uniform4(nasty()),
+            unit_a in any::<bool>(), unit_b in any::<bool>(),
+        ) {
+            let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+            // SAFETY: valid out-pointers; handles released below.
+            let sa = unsafe { demcontact_sphere_create(ra, &mut a) };
+            let sb = unsafe { demcontact_sphere_create(rb, &mut b) };
+            prop_assert_eq!(sa == DEMCONTACT_STATUS_OK, !a.is_null());
+            prop_assert_eq!(sb == DEMCONTACT_STATUS_OK, !b.is_null());
+            // Half the cases get a proper unit quaternion, so that the geometry itself is exercised.
+            let unit = |q: [f64; 4], make: bool| if make { [0.5, 0.5, -0.5, 0.5] } else { q };
+            let pose_a = demcontact_pose { position: pa, orientation: unit(qa, unit_a) };
+            let pose_b = demcontact_pose { position: pb, orientation: unit(qb, unit_b) };
+            let mut warm = demcontact_warm_state::default();
+            let mut out = demcontact_contact { penetration: f64::NAN, ..Default::default() };
+            // SAFETY: valid pointers; `a` and `b` are NULL or live.
+            let status = unsafe { demcontact_collide(a, &pose_a, b, &pose_b, &mut warm, &mut out) };
+            if status == DEMCONTACT_STATUS_OK {
+                prop_assert!(finite(&out), "{:?}", out);
+                let n = out.normal;
+                prop_assert!(((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() - 1.0).abs() < 1e-12);
+                prop_assert!(out.penetration >= 0.0 && out.separation >= 0.0);
+                prop_assert_eq!(warm.steps, 1);
+            } else {
+                prop_assert!(status != DEMCONTACT_STATUS_INTERNAL_ERROR);
+                prop_assert_eq!(out, demcontact_contact::default());
+                prop_assert_eq!(warm, demcontact_warm_state::default());
+                // SAFETY: the library's thread-local message, never NULL.
+                let message = unsafe { CStr::from_ptr(demcontact_last_error_message()) };
+                prop_assert!(!message.to_bytes().is_empty());
+            }
+            // SAFETY: each handle is NULL or live, released once.
+            unsafe {
+                demcontact_shape_release(a);
+                demcontact_shape_release(b);
+            }
+        }
+    }
+}
