@@ -2,8 +2,10 @@
 //! [`crate::narrow`].
 
 mod sphere;
+mod superellipsoid;
 
 pub use sphere::Sphere;
+pub use superellipsoid::Superellipsoid;
 
 use crate::pose::Pose;
 use nalgebra::Vector3;
