@@ -286,8 +286,9 @@ const char *demcontact_last_error_message(void);
  * The contact of shape `a` at `pose_a` with shape `b` at `pose_b` (see `demcontact_contact`).
  *
  * `warm` is the pair's state from the previous time step (all-zero for a new contact), updated in
- * place on success for the next step; it may be NULL for a cold query that keeps no state. The answer
- * does not depend on `warm` beyond round-off: warm starts only make iterative kernels faster.
+ * place on success for the next step; it may be NULL for a cold query that keeps no state. Warm starts
+ * make iterative kernels faster; the answer depends on `warm` only where the geometry leaves a choice
+ * (a concentric sphere pair keeps the previous step's normal instead of a fixed axis).
  *
  * Returns `DEMCONTACT_STATUS_OK` and fills `*out` (whether or not the bodies touch: see
  * `out->touching`); on failure writes an all-zero `*out` (when `out` is not NULL), leaves `*warm` as it
