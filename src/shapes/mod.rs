@@ -5,7 +5,7 @@ mod sphere;
 mod superellipsoid;
 
 pub use sphere::Sphere;
-pub use superellipsoid::Superellipsoid;
+pub use superellipsoid::{PointDerivatives, Superellipsoid};
 
 use crate::pose::Pose;
 use nalgebra::Vector3;
