@@ -138,32 +138,6 @@ fn superellipse_max_norm(a: f64, b: f64, eps: f64) -> f64 {
     (big * big * u.powf(eps) + small * small * v.powf(eps)).sqrt()
 }
 
-/// The surface point with a given outward normal and its first and second derivatives with
-/// respect to that normal, from [`Superellipsoid::point_with_normal_derivatives`] (body frame).
-///
-/// These are what the Newton steps of the common-normal iteration need: with `x(n)` the map of
-/// [`Superellipsoid::point_with_normal`], the gradient and Hessian of Wellmann, Lillie & Wriggers
-/// 2008, eqs. (10)-(11), follow from `J` and `H_k` by the chain rule through the contact direction
-/// of eq. (6).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PointDerivatives {
-    /// `x(n)`: bit for bit the result of [`Superellipsoid::point_with_normal`].
-    pub point: Vector3<f64>,
-    /// `J[k][i] = d x_k / d n_i`. Symmetric and positive semi-definite, with `J n = 0`.
-    pub jacobian: Matrix3<f64>,
-    /// `hessians[k][i][j] = d^2 x_k / (d n_i d n_j)`: symmetric in `(i, j)`, and in fact in all
-    /// three indices (`x` is the gradient of the support function), with
-    /// `sum_j hessians[k][i][j] n_j = -J[k][i]`.
-    pub hessians: [Matrix3<f64>; 3],
-}
-
-/// The relative size below which a component `r_i n_i` of the direction is replaced by
-/// `+-DERIVATIVE_FLOOR * max_j |r_j n_j|` when differentiating (see
-/// [`Superellipsoid::point_with_normal_derivatives`]). It bounds the unbounded factors
-/// `|m|^(beta - 1)` and `|m|^(beta - 2)` by about `1e50` and `1e100`, so that products of two
-/// derivative entries, as formed in eqs. (10)-(11), stay far from overflow.
-const DERIVATIVE_FLOOR: f64 = 1e-50;
-
 impl Superellipsoid {
     /// A superellipsoid with semi-axes `r1, r2, r3` (host length unit; finite and > 0) and
     /// squareness `eps1` (x1-x2 plane) and `eps2` (x3 direction), finite and strictly inside (0, 2)
@@ -397,227 +371,6 @@ impl Superellipsoid {
         )
     }
 
-    /// [`Self::point_with_normal`] together with its Jacobian `J = dx/dn` and the second
-    /// derivatives `H_k = d^2 x_k / dn dn`, all analytic: the ingredients of the gradient and Hessian
-    /// of Wellmann, Lillie & Wriggers 2008, eqs. (10)-(11) (`f_i = 2 d.d_i`,
-    /// `f_ij = 2 (d_i.d_j + d.d_ij)`).
-    ///
-    /// # Formulas
-    ///
-    /// With `m_i = r_i n_i`, the point is `x_k = r_k d nu / d m_k`, the gradient of the nested dual
-    /// norm `nu(m) = N2(mu(m1, m2), m3)` of [`Self::point_with_normal`], where `mu = N1(m1, m2)` and
-    /// `N1`, `N2` are the 2D `(2 delta)`-norms. So `x` is the gradient of the support function
-    /// `h(n) = nu(R n)`: `J[k][i] = r_k r_i nu_ki` is symmetric and positive semi-definite, and
-    /// `H_k[i][j] = r_k r_i r_j nu_kij` is symmetric in all three indices. Everything follows from
-    /// the 2D building block: a `p`-norm `N(a, b)` has gradient `(sgn a (|a|/N)^beta,
-    /// sgn b (|b|/N)^beta)` and, being homogeneous of degree 1, a rank-one Hessian
-    /// `kappa (b, -a) (b, -a)^T` with `kappa = beta (g_a/a) (g_b/b) / N >= 0`, whose logarithmic
-    /// derivative is `dlog kappa/da = (beta - 1)/a - (2 beta + 1) g_a / N`. In the code's names
-    /// (`A_i = (|m_i|/mu)^beta1`, `B = (mu/nu)^beta2`, `C = (|m3|/nu)^beta2`, `mu_i = sgn(m_i) A_i`,
-    /// `w = (m2, -m1)`, `mu_ij = kappa1 w_i w_j`, and `N2_..` the derivatives of `N2` at `(mu, m3)`):
-    ///
-    /// * `nu_ij = N2_mumu mu_i mu_j + B mu_ij`, `nu_i3 = N2_mu3 mu_i`, `nu_33 = N2_33`
-    ///   (`i, j` in {1, 2}; `N2_mumu = kappa2 m3^2`, `N2_mu3 = -kappa2 mu m3`,
-    ///   `N2_33 = kappa2 mu^2`);
-    /// * `nu_ij3 = N2_mumu3 mu_i mu_j + N2_mu3 mu_ij`, `nu_i33 = N2_mu33 mu_i`, `nu_333 = N2_333`;
-    /// * (Faa di Bruno) `nu_ijl = N2_mumumu mu_i mu_j mu_l + B phi_ijl / mu +
-    ///   D (mu_il mu_j + mu_jl mu_i + mu_ij mu_l)`, with `phi = mu^2 / 2` and
-    ///   `D = N2_mumu - B/mu = (B/mu) ((beta2 - 1) - beta2 (mu/nu)^(beta2 + 1))`.
-    ///
-    /// The last line is where the plain chain rule cancels catastrophically: near the x3 axis
-    /// (`mu -> 0`) its terms are each ~`1/mu` while for `eps2 = 1` the sum is O(1) (the nested form
-    /// has a polar-coordinate singularity there). Writing `N2_mumu = D + B/mu` moves the cancellation
-    /// into `D`, computed from the Euler identity `nu = mu B + |m3| C` without subtraction at
-    /// `beta2 = 1`, and into `phi_ijl = mu mu_ijl + (sum of mu_il mu_j)`, which with the Euler shares
-    /// `t_i = A_i |m_i|` (`t_1 + t_2 = mu`) is a product carrying the exact factor `beta1 - 1`:
-    /// `phi_iii = (beta1 - 1) beta1 sgn(m_i) A_i t_o (t_o - t_i) / (mu m_i^2)` and
-    /// `phi_iio = (beta1 - 1) beta1 sgn(m_o) A_i A_o (t_i - t_o) / (mu |m_i|)` (`o` the other
-    /// horizontal index). No other term subtracts large quantities, so the results are accurate
-    /// relative to the size of the derivatives themselves, also where they are tiny (near the
-    /// vertices of the octahedron-like shapes with `eps -> 2`, `J` is ~`1e-10 |x| / |n|`). The
-    /// derivatives are evaluated on `m` divided by `max_i |m_i|` (they are homogeneous of degree -1
-    /// and -2) and scaled back.
-    ///
-    /// # Cost
-    ///
-    /// The same **4 `powf`** as [`Self::point_with_normal`] (its two nested superellipse steps give
-    /// `A_1`, `A_2`, `B`, `C`, `mu` and `nu`, and nothing else needs a power), plus 8 divisions
-    /// and a few hundred multiplications and additions (mostly filling the 9 + 27 entries). Only
-    /// the clamped case below repeats the 4 `powf` at the clamped direction.
-    ///
-    /// # Which inputs give exact derivatives
-    ///
-    /// Exact (to rounding) for every finite `n` with `|r_i n_i| >= 1e-50 max_j |r_j n_j|` for all
-    /// `i`: in particular for every direction with all components non-zero and of ordinary size,
-    /// which is where the Newton iterates of the contact kernel live. On the coordinate planes
-    /// (`n_i = 0`) the map is not twice differentiable in general: `|m|^beta` has an unbounded
-    /// first derivative at 0 for `eps < 1` (`beta < 1`) and an unbounded second derivative for
-    /// `eps < 4/3` (`beta < 2`, except `eps = 1`). There, and for any component below the relative
-    /// floor, the derivatives returned are the exact derivatives at the nearby direction with that
-    /// `m_i` replaced by `+-1e-50 max_j |m_j|` (the sign of `m_i`, `+` for a zero): finite, at most
-    /// of order `1e50` (J) and `1e100` (H) for a unit `n` and radii of order 1. On a single
-    /// coordinate plane, where the one-sided limit at `m_i = 0` is finite (`eps_i >= 1` for J,
-    /// `eps_i >= 4/3` or `= 1` for H), they equal it up to a relative ~`1e-50^(beta_i - 1)`; the
-    /// module tests check this against differences of points across the plane, and check the exact
-    /// closed forms of the sphere on all three axes. On the x3 axis (`m1 = m2 = 0`, so also
-    /// `mu = 0`) the behaviour of the nested form depends on both exponents; the contact kernel
-    /// treats axis-aligned directions separately. The `point` is always the exact, unclamped one.
-    /// A zero `n` returns zeros; a non-finite `n` gives NaN derivatives (and the non-finite point
-    /// of [`Self::point_with_normal`]).
-    pub fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
-        let m = Vector3::new(self.r[0] * n.x, self.r[1] * n.y, self.r[2] * n.z);
-        let (u1, u2, mu) =
-            superellipse_support(m.x.abs(), m.y.abs(), self.beta1, self.half_two_minus_e1);
-        let (g, z, nu) = superellipse_support(mu, m.z.abs(), self.beta2, self.half_two_minus_e2);
-        let point = Vector3::new(
-            self.r[0] * (g * u1).copysign(m.x),
-            self.r[1] * (g * u2).copysign(m.y),
-            self.r[2] * z.copysign(m.z),
-        );
-        if !m.iter().all(|v| v.is_finite()) {
-            return PointDerivatives {
-                point,
-                jacobian: Matrix3::from_element(f64::NAN),
-                hessians: [Matrix3::from_element(f64::NAN); 3],
-            };
-        }
-        let scale = m.amax();
-        if scale == 0.0 {
-            return PointDerivatives {
-                point,
-                jacobian: Matrix3::zeros(),
-                hessians: [Matrix3::zeros(); 3],
-            };
-        }
-        let inv_scale = 1.0 / scale;
-        let mut mh = m * inv_scale;
-        let powers = if mh.iter().any(|v| v.abs() < DERIVATIVE_FLOOR) {
-            mh = mh.map(|v| {
-                if v.abs() >= DERIVATIVE_FLOOR {
-                    v
-                } else if v < 0.0 {
-                    -DERIVATIVE_FLOOR
-                } else {
-                    DERIVATIVE_FLOOR
-                }
-            });
-            let (u1, u2, mu) =
-                superellipse_support(mh.x.abs(), mh.y.abs(), self.beta1, self.half_two_minus_e1);
-            let (g, z, nu) =
-                superellipse_support(mu, mh.z.abs(), self.beta2, self.half_two_minus_e2);
-            [u1, u2, g, z, mu, nu]
-        } else {
-            [u1, u2, g, z, mu * inv_scale, nu * inv_scale]
-        };
-        let (hess, third) = self.dual_norm_derivatives(&mh, powers);
-        // J = R hess R / scale and H_k = r_k R third_k R / scale^2.
-        let rs = Vector3::new(self.r[0], self.r[1], self.r[2]) * inv_scale;
-        let jacobian = Matrix3::from_fn(|k, i| self.r[k] * rs[i] * hess[(k, i)]);
-        let hessians = [0, 1, 2].map(|k| {
-            let rk = self.r[k] * inv_scale;
-            Matrix3::from_fn(|i, j| rk * self.r[i] * rs[j] * third[k][(i, j)])
-        });
-        PointDerivatives {
-            point,
-            jacobian,
-            hessians,
-        }
-    }
-
-    /// The Hessian `grad^2 nu` and the third derivatives `T[k][(i, j)] = d^3 nu / dm_k dm_i dm_j`
-    /// of the nested dual norm at `m` (every component non-zero), given the powers of the two
-    /// nested superellipse steps `[A1, A2, B, C, mu, nu]` with `A_i = (|m_i|/mu)^beta1`,
-    /// `B = (mu/nu)^beta2`, `C = (|m3|/nu)^beta2`. See
-    /// [`Superellipsoid::point_with_normal_derivatives`] for the formulas.
-    fn dual_norm_derivatives(
-        &self,
-        m: &Vector3<f64>,
-        powers: [f64; 6],
-    ) -> (Matrix3<f64>, [Matrix3<f64>; 3]) {
-        let [a1, a2, b, c, mu, nu] = powers;
-        let (beta1, beta2) = (self.beta1, self.beta2);
-        // Inner 2D norm mu(m1, m2): gradient, q_i = A_i / |m_i|, rank-one Hessian kappa1 w w^T.
-        let dmu = [a1.copysign(m.x), a2.copysign(m.y)];
-        let q = [a1 / m.x.abs(), a2 / m.y.abs()];
-        let (inv_mu, inv_nu) = (1.0 / mu, 1.0 / nu);
-        let kappa1 = beta1 * q[0] * q[1] * inv_mu;
-        let w = [m.y, -m.x];
-        let hmu = |i: usize, j: usize| kappa1 * w[i] * w[j];
-        // Outer 2D norm N2(mu, m3) and its derivatives up to third order.
-        let (m3, g3) = (m.z, c.copysign(m.z));
-        let inv_m3 = 1.0 / m3;
-        let kappa2 = beta2 * (b * inv_mu) * (c * inv_m3.abs()) * inv_nu;
-        let n_mm = kappa2 * m3 * m3;
-        let n_m3 = -kappa2 * mu * m3;
-        let n_33 = kappa2 * mu * mu;
-        let lk_mu = (beta2 - 1.0) * inv_mu - (2.0 * beta2 + 1.0) * b * inv_nu;
-        let lk_3 = (beta2 - 1.0) * inv_m3 - (2.0 * beta2 + 1.0) * g3 * inv_nu;
-        let n_mmm = kappa2 * lk_mu * m3 * m3;
-        let n_mm3 = kappa2 * (lk_3 * m3 * m3 + 2.0 * m3);
-        let n_m33 = -kappa2 * mu * (lk_3 * m3 + 1.0);
-        let n_333 = kappa2 * lk_3 * mu * mu;
-        // D = N2_mumu - N2_mu / mu, without the cancellation at beta2 = 1 near the x3 axis.
-        let d = (b * inv_mu) * ((beta2 - 1.0) - beta2 * b * (mu * inv_nu));
-        let mut hess = Matrix3::zeros();
-        let mut third = [Matrix3::zeros(); 3];
-        let mut set = |i: usize, j: usize, l: usize, v: f64| {
-            for (x, y, z) in [
-                (i, j, l),
-                (i, l, j),
-                (j, i, l),
-                (j, l, i),
-                (l, i, j),
-                (l, j, i),
-            ] {
-                third[x][(y, z)] = v;
-            }
-        };
-        // phi = mu^2 / 2 is homogeneous of degree 2; with the Euler shares t_i = A_i |m_i|
-        // (t_1 + t_2 = mu) its third derivatives are products carrying the exact factor
-        // (beta1 - 1) (0 for a circular cross-section):
-        // phi_iii = (beta1 - 1) beta1 sgn(m_i) A_i t_o (t_o - t_i) / (mu m_i^2),
-        // phi_iio = (beta1 - 1) beta1 sgn(m_o) A_i A_o (t_i - t_o) / (mu |m_i|), o the other index.
-        let t = [a1 * m.x.abs(), a2 * m.y.abs()];
-        let c1 = (beta1 - 1.0) * beta1 * inv_mu;
-        let phi3 = |i: usize, j: usize, l: usize| {
-            let ones = [i, j, l].iter().filter(|&&x| x == 1).count();
-            match ones {
-                0 | 3 => {
-                    let (i, o) = if ones == 0 { (0, 1) } else { (1, 0) };
-                    c1 * dmu[i] * t[o] * (t[o] - t[i]) / (m[i] * m[i])
-                }
-                _ => {
-                    // Two indices equal to i, one to o.
-                    let (i, o) = if ones == 1 { (0, 1) } else { (1, 0) };
-                    c1 * dmu[o] * q[i] * (t[i] - t[o])
-                }
-            }
-        };
-        for i in 0..2 {
-            for j in i..2 {
-                for l in j..2 {
-                    let s3 = hmu(i, l) * dmu[j] + hmu(j, l) * dmu[i] + hmu(i, j) * dmu[l];
-                    set(
-                        i,
-                        j,
-                        l,
-                        n_mmm * dmu[i] * dmu[j] * dmu[l] + d * s3 + b * inv_mu * phi3(i, j, l),
-                    );
-                }
-                set(i, j, 2, n_mm3 * dmu[i] * dmu[j] + n_m3 * hmu(i, j));
-                let h = n_mm * dmu[i] * dmu[j] + b * hmu(i, j);
-                hess[(i, j)] = h;
-                hess[(j, i)] = h;
-            }
-            set(i, 2, 2, n_m33 * dmu[i]);
-            hess[(i, 2)] = n_m3 * dmu[i];
-            hess[(2, i)] = n_m3 * dmu[i];
-        }
-        set(2, 2, 2, n_333);
-        hess[(2, 2)] = n_33;
-        (hess, third)
-    }
-
     /// The point of the body farthest along `d` (body frame; any positive finite length).
     ///
     /// The body is smooth and strictly convex for `eps` in (0, 2), so the farthest point along `d`
@@ -666,16 +419,20 @@ fn scaled_p_norm(a: f64, b: f64, p: f64) -> f64 {
     big * (1.0 + (small / big).powf(p)).powf(1.0 / p)
 }
 
+mod derivatives;
+
+pub use derivatives::PointDerivatives;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::f64::consts::{FRAC_PI_2, PI};
 
     /// SplitMix64: a seeded generator for reproducible loops without a dependency.
-    struct Rng(u64);
+    pub(super) struct Rng(pub(super) u64);
 
     impl Rng {
-        fn next_u64(&mut self) -> u64 {
+        pub(super) fn next_u64(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -683,11 +440,11 @@ mod tests {
             z ^ (z >> 31)
         }
         /// Uniform in [lo, hi).
-        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        pub(super) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
             lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
         }
         /// Uniform on the unit sphere.
-        fn direction(&mut self) -> Vector3<f64> {
+        pub(super) fn direction(&mut self) -> Vector3<f64> {
             loop {
                 let v = Vector3::new(
                     self.uniform(-1.0, 1.0),
@@ -701,7 +458,7 @@ mod tests {
             }
         }
         /// A random superellipsoid with radii in [0.5, 3] and squareness in [lo, hi].
-        fn shape(&mut self, lo: f64, hi: f64) -> Superellipsoid {
+        pub(super) fn shape(&mut self, lo: f64, hi: f64) -> Superellipsoid {
             Superellipsoid::new(
                 self.uniform(0.5, 3.0),
                 self.uniform(0.5, 3.0),
@@ -712,7 +469,7 @@ mod tests {
             .unwrap()
         }
         /// Random surface parameters over the whole range of eq. (2).
-        fn params(&mut self) -> (f64, f64) {
+        pub(super) fn params(&mut self) -> (f64, f64) {
             (self.uniform(-PI, PI), self.uniform(-FRAC_PI_2, FRAC_PI_2))
         }
     }
@@ -1187,266 +944,5 @@ mod tests {
                 "{s:?}: bound {r} vs sampled max {refined} (grid {grid})"
             );
         }
-    }
-
-    /// A random direction with every component of magnitude > 0.05 (where the map is smooth and
-    /// the kernel's Newton iterates live), scaled by a random length.
-    fn off_plane_direction(rng: &mut Rng) -> Vector3<f64> {
-        loop {
-            let d = rng.direction();
-            if d.amin() > 0.05 {
-                return d * rng.uniform(0.2, 5.0);
-            }
-        }
-    }
-
-    /// A random superellipsoid with radii in (0.3, 3) and squareness in [0.1, 1.9].
-    fn derivative_shape(rng: &mut Rng) -> Superellipsoid {
-        Superellipsoid::new(
-            rng.uniform(0.3, 3.0),
-            rng.uniform(0.3, 3.0),
-            rng.uniform(0.3, 3.0),
-            rng.uniform(0.1, 1.9),
-            rng.uniform(0.1, 1.9),
-        )
-        .unwrap()
-    }
-
-    /// Central differences of `point_with_normal`: the Jacobian (step `h1`) and the second
-    /// derivatives (step `h2`, the four-point mixed stencil, which is the 3-point one for i = j).
-    fn fd_derivatives(
-        s: &Superellipsoid,
-        n: &Vector3<f64>,
-        h1: f64,
-        h2: f64,
-    ) -> (Matrix3<f64>, [Matrix3<f64>; 3]) {
-        let x = |v: Vector3<f64>| s.point_with_normal(&v);
-        let mut jac = Matrix3::zeros();
-        for i in 0..3 {
-            let e = Vector3::ith(i, h1);
-            jac.set_column(i, &((x(n + e) - x(n - e)) / (2.0 * h1)));
-        }
-        let mut hess = [Matrix3::zeros(); 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                let (ei, ej) = (Vector3::ith(i, h2), Vector3::ith(j, h2));
-                let d2 = (x(n + ei + ej) - x(n + ei - ej) - x(n - ei + ej) + x(n - ei - ej))
-                    / (4.0 * h2 * h2);
-                for k in 0..3 {
-                    hess[k][(i, j)] = d2[k];
-                }
-            }
-        }
-        (jac, hess)
-    }
-
-    #[test]
-    fn derivatives_match_central_differences() {
-        // Steps relative to |n| (x is homogeneous of degree 0). The allowed error is relative to
-        // the derivative plus the rounding of the differences, eps_mach |x| / h for J and
-        // eps_mach |x| / h^2 for H (in units of |x| / |n|): near the vertices of the
-        // octahedron-like shapes (eps -> 2) J is ~1e-10 |x| / |n|, below what differences of
-        // points can resolve.
-        let (h1, h2) = (1e-5, 5e-5);
-        let mut rng = Rng(20);
-        let (mut worst_j, mut worst_h): (f64, f64) = (0.0, 0.0);
-        for _ in 0..200 {
-            let s = derivative_shape(&mut rng);
-            for _ in 0..10 {
-                let n = off_plane_direction(&mut rng);
-                let d = s.point_with_normal_derivatives(&n);
-                assert_eq!(d.point, s.point_with_normal(&n));
-                let len = n.norm();
-                let (fd_j, fd_h) = fd_derivatives(&s, &n, h1 * len, h2 * len);
-                let unit = d.point.amax() / len;
-                let ej = (d.jacobian - fd_j).amax() / (d.jacobian.amax() + 1e-3 * unit);
-                let scale_h = d.hessians.iter().map(|h| h.amax()).fold(0.0, f64::max);
-                let eh = (0..3)
-                    .map(|k| (d.hessians[k] - fd_h[k]).amax())
-                    .fold(0.0, f64::max)
-                    / (scale_h + 1e-2 * unit / len);
-                assert!(ej < 1e-6, "{s:?} n = {n:?}: J rel err {ej:e}");
-                assert!(eh < 1e-4, "{s:?} n = {n:?}: H rel err {eh:e}");
-                worst_j = worst_j.max(ej);
-                worst_h = worst_h.max(eh);
-            }
-        }
-        eprintln!("max rel err against differences of points: J {worst_j:e}, H {worst_h:e}");
-    }
-
-    #[test]
-    fn hessians_match_central_differences_of_the_analytic_jacobian() {
-        // A sharper check of H than differences of points: H_k[i][j] = d J[k][i] / d n_j.
-        let mut rng = Rng(21);
-        let mut worst: f64 = 0.0;
-        for _ in 0..200 {
-            let s = derivative_shape(&mut rng);
-            for _ in 0..10 {
-                let n = off_plane_direction(&mut rng);
-                let d = s.point_with_normal_derivatives(&n);
-                let h = 1e-6 * n.norm();
-                let scale_h = d.hessians.iter().map(|m| m.amax()).fold(0.0, f64::max);
-                for j in 0..3 {
-                    let e = Vector3::ith(j, h);
-                    let dj = (s.point_with_normal_derivatives(&(n + e)).jacobian
-                        - s.point_with_normal_derivatives(&(n - e)).jacobian)
-                        / (2.0 * h);
-                    for k in 0..3 {
-                        for i in 0..3 {
-                            worst = worst.max((d.hessians[k][(i, j)] - dj[(k, i)]).abs() / scale_h);
-                        }
-                    }
-                }
-            }
-        }
-        eprintln!("max rel err of H against differences of J: {worst:e}");
-        assert!(worst < 1e-6, "{worst:e}");
-    }
-
-    #[test]
-    fn derivatives_obey_homogeneity_and_symmetry() {
-        // x is homogeneous of degree 0 in n: J n = 0, and differentiating J(n) n = 0 once more,
-        // sum_j H_k[i][j] n_j + J[k][i] = 0. x = grad h for the support function h, so J and the
-        // third derivatives of h (r_k r_i r_j d^3 nu) are symmetric in all indices, and J >= 0.
-        let mut rng = Rng(22);
-        let (mut worst_jn, mut worst_hn, mut worst_sym): (f64, f64, f64) = (0.0, 0.0, 0.0);
-        for _ in 0..200 {
-            let s = derivative_shape(&mut rng);
-            for _ in 0..10 {
-                let n = off_plane_direction(&mut rng);
-                let d = s.point_with_normal_derivatives(&n);
-                let (j, hs) = (d.jacobian, d.hessians);
-                let jn = (j * n).amax() / (j.amax() * n.amax());
-                assert!(jn < 1e-12, "{s:?} {n:?}: |J n| rel {jn:e}");
-                worst_jn = worst_jn.max(jn);
-                let scale_h = hs.iter().map(|m| m.amax()).fold(0.0, f64::max) * n.amax();
-                for (k, hk) in hs.iter().enumerate() {
-                    let r = (hk * n + j.row(k).transpose()).amax() / scale_h;
-                    assert!(r < 1e-12, "{s:?} {n:?}: |H_k n + J_k| rel {r:e}");
-                    worst_hn = worst_hn.max(r);
-                }
-                let mut sym = (j - j.transpose()).amax() / j.amax();
-                for k in 0..3 {
-                    for a in 0..3 {
-                        for b in 0..3 {
-                            let v = hs[k][(a, b)];
-                            for w in [hs[k][(b, a)], hs[a][(k, b)], hs[b][(a, k)]] {
-                                sym = sym.max((v - w).abs() / (scale_h / n.amax()));
-                            }
-                        }
-                    }
-                }
-                assert!(sym < 1e-12, "{s:?} {n:?}: asymmetry {sym:e}");
-                worst_sym = worst_sym.max(sym);
-                let eig = j.symmetric_eigenvalues();
-                assert!(eig.min() > -1e-12 * j.amax(), "{eig:?}");
-            }
-        }
-        eprintln!("max rel: |J n| {worst_jn:e}, |H n + J| {worst_hn:e}, asymmetry {worst_sym:e}");
-    }
-
-    #[test]
-    fn derivatives_of_the_sphere_match_closed_forms() {
-        // x = R n / |n|: J = R (I - u u^T) / |n| with u = n / |n|, and
-        // d^2 x_k / dn_i dn_j = R (3 u_i u_j u_k - delta_ki u_j - delta_kj u_i - delta_ij u_k) / |n|^2.
-        // Axis-aligned and planar normals included: for eps = 1 the map is smooth everywhere and the
-        // clamping of zero components changes nothing visible.
-        let radius = 1.3;
-        let s = Superellipsoid::new(radius, radius, radius, 1.0, 1.0).unwrap();
-        let mut rng = Rng(23);
-        let mut normals: Vec<_> = (0..500)
-            .map(|_| rng.direction() * rng.uniform(0.1, 10.0))
-            .collect();
-        normals.extend([
-            Vector3::new(1.0, 0.0, 0.0),
-            Vector3::new(0.0, -2.0, 0.0),
-            Vector3::new(0.0, 0.0, 0.5),
-            Vector3::new(1.0, 1.0, 0.0),
-            Vector3::new(0.0, -1.0, 3.0),
-        ]);
-        let mut worst: f64 = 0.0;
-        for n in &normals {
-            let len = n.norm();
-            let u = n / len;
-            let d = s.point_with_normal_derivatives(n);
-            let j = radius * (Matrix3::identity() - u * u.transpose()) / len;
-            worst = worst.max((d.jacobian - j).amax() * len / radius);
-            for k in 0..3 {
-                let hk = Matrix3::from_fn(|i, jj| {
-                    let dl = |a: usize, b: usize| if a == b { 1.0 } else { 0.0 };
-                    radius
-                        * (3.0 * u[i] * u[jj] * u[k]
-                            - dl(k, i) * u[jj]
-                            - dl(k, jj) * u[i]
-                            - dl(i, jj) * u[k])
-                        / (len * len)
-                });
-                worst = worst.max((d.hessians[k] - hk).amax() * len * len / radius);
-            }
-        }
-        assert!(worst < 1e-14, "sphere derivatives off by {worst:e}");
-    }
-
-    #[test]
-    fn derivatives_on_and_near_the_coordinate_planes_are_finite() {
-        let mut normals = vec![
-            Vector3::new(1.0, 0.0, 0.0),
-            Vector3::new(0.0, -1.0, 0.0),
-            Vector3::new(0.0, 0.0, 1.0),
-            Vector3::new(-0.0, 0.0, -1.0),
-            Vector3::new(1.0, -1.0, 0.0),
-            Vector3::new(0.0, 1.0, 1.0),
-            Vector3::new(1.0, 0.0, -1.0),
-        ];
-        for tiny in [1e-300, 1e-60, 1e-50, 1e-40, 1e-17, 1e-8] {
-            normals.push(Vector3::new(1.0, tiny, -tiny));
-            normals.push(Vector3::new(tiny, -tiny, 1.0));
-            normals.push(Vector3::new(0.6, -0.8, tiny));
-            normals.push(Vector3::new(tiny, 0.7, -0.7));
-        }
-        for eps1 in [0.1, 0.5, 1.0, 1.5, 1.9] {
-            for eps2 in [0.1, 0.5, 1.0, 1.5, 1.9] {
-                let s = Superellipsoid::new(0.8, 1.3, 2.1, eps1, eps2).unwrap();
-                for n in &normals {
-                    let d = s.point_with_normal_derivatives(n);
-                    assert_eq!(d.point, s.point_with_normal(n));
-                    let all = d
-                        .jacobian
-                        .iter()
-                        .chain(d.hessians.iter().flat_map(|h| h.iter()));
-                    for v in all {
-                        assert!(v.is_finite() && v.abs() < 1e110, "{s:?} {n:?}: {d:?}");
-                    }
-                    // Homogeneity holds at the clamped direction, a relative 1e-50 away.
-                    assert!((d.jacobian * n).amax() <= 1e-12 * d.jacobian.amax() * n.amax());
-                }
-            }
-        }
-        // Where the one-sided limit is finite it is returned: with eps = 1.9 (beta = 19) the map is
-        // smooth across the plane of that component (|m|^19), and differences of points across the
-        // plane agree with the values at the clamped direction.
-        for (eps1, eps2, n) in [
-            (1.0, 1.9, Vector3::new(0.6, -0.8, 0.0)),
-            (1.9, 1.0, Vector3::new(0.0, 0.6, -0.8)),
-            (1.9, 1.0, Vector3::new(0.6, 0.0, 0.8)),
-        ] {
-            let s = Superellipsoid::new(0.8, 1.3, 2.1, eps1, eps2).unwrap();
-            let d = s.point_with_normal_derivatives(&n);
-            let (fd_j, fd_h) = fd_derivatives(&s, &n, 1e-5, 5e-5);
-            let ej = (d.jacobian - fd_j).amax() / d.jacobian.amax();
-            assert!(ej < 1e-6, "{eps1} {eps2} {n:?}: {ej:e}");
-            let scale_h = d.hessians.iter().map(|h| h.amax()).fold(0.0, f64::max);
-            for (hk, fk) in d.hessians.iter().zip(&fd_h) {
-                let eh = (hk - fk).amax() / scale_h;
-                assert!(eh < 1e-4, "{eps1} {eps2} {n:?}: {eh:e}");
-            }
-        }
-        let s = Superellipsoid::new(0.8, 1.3, 2.1, 1.9, 1.9).unwrap();
-        // A zero n has no direction: zeros; a NaN n gives NaN derivatives, not a panic.
-        let z = s.point_with_normal_derivatives(&Vector3::zeros());
-        assert_eq!(z.jacobian, Matrix3::zeros());
-        assert_eq!(z.hessians, [Matrix3::zeros(); 3]);
-        let bad = s.point_with_normal_derivatives(&Vector3::new(f64::NAN, 1.0, 0.0));
-        assert!(bad.jacobian.iter().all(|v| v.is_nan()));
     }
 }
