@@ -144,6 +144,30 @@ mod tests {
     }
 
     #[test]
+    fn transformed_moves_points_and_turns_the_normal() {
+        // A quarter turn about z, then a shift: x -> y for directions, plus the offset for points.
+        let s = 0.5f64.sqrt();
+        let pose = Pose::from_wxyz([1.0, 2.0, 3.0], [s, 0.0, 0.0, s]).unwrap();
+        let c = Contact::from_points(
+            Vector3::new(1.0, 0.0, 0.0),
+            Vector3::new(0.5, 0.0, 0.0),
+            Vector3::x(),
+            0.5,
+            false,
+            ContactKind::Smooth,
+        );
+        let t = c.transformed(&pose);
+        assert!((t.normal - Vector3::y()).norm() < 1e-15);
+        assert!((t.point_a - Vector3::new(1.0, 3.0, 3.0)).norm() < 1e-15);
+        assert!((t.point_b - Vector3::new(1.0, 2.5, 3.0)).norm() < 1e-15);
+        assert!((t.point - Vector3::new(1.0, 2.75, 3.0)).norm() < 1e-15);
+        assert_eq!(
+            (t.penetration, t.touching, t.kind),
+            (0.5, true, ContactKind::Smooth)
+        );
+    }
+
+    #[test]
     fn non_finite_contacts_are_refused() {
         let mut c = Contact::from_points(
             Vector3::zeros(),

@@ -1,7 +1,7 @@
 //! Rigid-body poses: a position and a unit quaternion, in the host's world frame.
 
 use crate::error::{ensure_finite, Error, Result};
-use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// How far the norm of a given quaternion may be from 1 before it is rejected.
 ///
@@ -106,16 +106,6 @@ impl Pose {
             position: self.transform_point(&other.position),
             rotation: self.rotation * other.rotation,
         }
-    }
-
-    /// The pose as an nalgebra isometry.
-    pub fn to_isometry(&self) -> Isometry3<f64> {
-        Isometry3::from_parts(Translation3::from(self.position), self.rotation)
-    }
-
-    /// The body-frame origin as a point.
-    pub fn origin(&self) -> Point3<f64> {
-        Point3::from(self.position)
     }
 }
 

@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use demcontact::ffi::{demcontact_collide, demcontact_contact, demcontact_warm_state};
 use demcontact::narrow::collide;
-use demcontact_cli::bench::spheres::{AbiPairs, Pairs};
+use demcontact_cli::sphere_pairs::{AbiPairs, Pairs};
 use parry3d_f64::query;
 use std::hint::black_box;
 

@@ -4,5 +4,6 @@
 pub mod bench;
 pub mod peers;
 pub mod sampling;
+pub mod sphere_pairs;
 pub mod table;
 pub mod validate;

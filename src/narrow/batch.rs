@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 const MIN_ITEMS_PER_CHUNK: usize = 64;
 
 /// The number of threads a request for `threads` means: 0 is every core the machine has.
-pub fn resolve_threads(threads: usize) -> usize {
+fn resolve_threads(threads: usize) -> usize {
     if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {

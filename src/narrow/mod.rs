@@ -9,7 +9,7 @@
 mod batch;
 mod sphere_sphere;
 
-pub use batch::{for_each_chunk, resolve_threads};
+pub use batch::for_each_chunk;
 pub use sphere_sphere::sphere_sphere;
 
 use crate::contact::Contact;

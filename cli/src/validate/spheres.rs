@@ -8,8 +8,8 @@
 //! and through the C ABI's batch call on 2 threads (identical, bit for bit, to single calls).
 
 use super::{progress, MaxError, MustBeZero, Options, Outcome};
-use crate::bench::spheres::{AbiPairs, Pairs};
 use crate::sampling::{self, SceneRng};
+use crate::sphere_pairs::{AbiPairs, Pairs};
 use crate::table::{sci, Table};
 use demcontact::ffi::{demcontact_contact, DEMCONTACT_STATUS_OK};
 use demcontact::{narrow::collide, Pose};
