@@ -7,6 +7,8 @@
 //! rotation, works on world positions directly and rotates nothing.
 
 mod batch;
+pub mod common_normal;
+pub mod gjk;
 mod sphere_sphere;
 
 pub use batch::for_each_chunk;
@@ -15,12 +17,12 @@ pub use sphere_sphere::sphere_sphere;
 use crate::contact::Contact;
 use crate::error::Result;
 use crate::pose::Pose;
-use crate::shapes::Shape;
+use crate::shapes::{Shape, SmoothConvex};
 use crate::warm::WarmState;
 
 /// Whether `kernel` is the warm-state tag of one of this library's kernels.
 pub fn is_known_kernel(kernel: u32) -> bool {
-    kernel == sphere_sphere::KERNEL
+    kernel == sphere_sphere::KERNEL || kernel == common_normal::KERNEL
 }
 
 /// The contact of shape `a` at `pose_a` with shape `b` at `pose_b`, in the world frame.
@@ -59,6 +61,15 @@ pub fn collide(
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
             sphere_sphere(sa, sb, &pose_a.position, &pose_b.position, &mut state)
         }
+        (Shape::Superellipsoid(sa), Shape::Superellipsoid(sb)) => {
+            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+        }
+        (Shape::Sphere(sa), Shape::Superellipsoid(sb)) => {
+            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+        }
+        (Shape::Superellipsoid(sa), Shape::Sphere(sb)) => {
+            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+        }
     };
     contact.ensure_finite()?;
     state.steps = state.steps.saturating_add(1);
@@ -66,6 +77,19 @@ pub fn collide(
         *w = state;
     }
     Ok(contact)
+}
+
+/// The common-normal kernel on B's pose relative to A, its result mapped back to the world frame.
+#[inline]
+fn smooth_pair<A: SmoothConvex, B: SmoothConvex>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    state: &mut WarmState,
+) -> Result<Contact> {
+    let solution = common_normal::common_normal(a, b, &pose_a.relative(pose_b), state)?;
+    Ok(solution.contact.transformed(pose_a))
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Shapes: immutable geometric data in a body frame. The algorithms that use them live in
 //! [`crate::narrow`].
 
+mod smooth_convex;
 mod sphere;
 mod superellipsoid;
 
+pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{PointDerivatives, Superellipsoid};
 
@@ -18,6 +20,8 @@ use nalgebra::Vector3;
 pub enum ShapeFamily {
     /// [`Sphere`].
     Sphere = 1,
+    /// [`Superellipsoid`].
+    Superellipsoid = 2,
 }
 
 /// A particle shape of any supported family, in its body frame.
@@ -25,6 +29,8 @@ pub enum ShapeFamily {
 pub enum Shape {
     /// A sphere centred on the body-frame origin.
     Sphere(Sphere),
+    /// A superellipsoid centred on the body-frame origin, its axes along the body axes.
+    Superellipsoid(Superellipsoid),
 }
 
 impl Shape {
@@ -32,6 +38,7 @@ impl Shape {
     pub fn family(&self) -> ShapeFamily {
         match self {
             Shape::Sphere(_) => ShapeFamily::Sphere,
+            Shape::Superellipsoid(_) => ShapeFamily::Superellipsoid,
         }
     }
 
@@ -39,6 +46,7 @@ impl Shape {
     pub fn bounding_radius(&self) -> f64 {
         match self {
             Shape::Sphere(s) => s.radius(),
+            Shape::Superellipsoid(s) => s.bounding_radius(),
         }
     }
 
@@ -46,6 +54,7 @@ impl Shape {
     pub fn support_point(&self, direction: &Vector3<f64>) -> Vector3<f64> {
         match self {
             Shape::Sphere(s) => s.support_point(direction),
+            Shape::Superellipsoid(s) => s.support_point(direction),
         }
     }
 

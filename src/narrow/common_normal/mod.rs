@@ -1,0 +1,346 @@
+//! The common-normal contact of two smooth convex bodies (superellipsoids, and spheres mixed with
+//! them): Wellmann, Lillie & Wriggers (2008), "A contact detection algorithm for superellipsoids
+//! based on the common-normal concept", Engineering Computations 25(5).
+//!
+//! The search runs over the contact direction `c` (eq. (6)) instead of the contact points: for each
+//! `c`, A's point with outward normal `c` and B's point with outward normal `-c` follow in closed
+//! form (eqs. (2), (4), (7)), so conditions (5)_1-(5)_2 hold by construction and only (5)_3, `d`
+//! parallel to `c`, is left. It holds at the minimum of `f = |d|^2` (eq. (9)), found by Newton's
+//! method with a Levenberg-Marquardt fallback and a backtracking line search on the analytic
+//! gradient and Hessian (eqs. (10)-(11), [`objective`]). At every iterate the exclusion test of
+//! eq. (12) (`c . d > 0`) can prove the bodies apart and stop the search; the support gap `c . d`
+//! is then a certified lower bound of their distance.
+//!
+//! A converged penetrating answer is accepted when each contact point lies inside the other body
+//! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
+//! certifies the overlap, since `p1` is a point of A inside B. Otherwise, or after
+//! [`MAX_ITERATIONS`] without convergence, the search restarts from the best not yet tried of a
+//! fixed lattice of directions ([`restart`]).
+
+mod chart;
+mod objective;
+mod restart;
+
+pub use chart::Chart;
+pub use objective::{Bodies, Derivatives, Points};
+
+use super::gjk::{self, Gjk};
+use crate::contact::{Contact, ContactKind};
+use crate::error::{Error, Result};
+use crate::pose::Pose;
+use crate::shapes::SmoothConvex;
+use crate::warm::WarmState;
+use nalgebra::{Matrix2, Vector2, Vector3};
+
+/// Warm-state tag of this kernel.
+pub const KERNEL: u32 = 2;
+
+/// Newton iterations allowed from one start point before a restart (the paper's protocol counts
+/// pairs "not excluded within 50 iterations").
+pub const MAX_ITERATIONS: u32 = 50;
+
+/// Iterations of the GJK test that arbitrates an overlap no contact point certifies.
+const GJK_ITERATIONS: usize = 200;
+
+/// Start directions of the wider search that follows an untrusted first answer.
+pub const GLOBAL_STARTS: usize = 6;
+
+/// How many times the depth the smallest radius of curvature of A - B must be at a converged
+/// answer for it to be trusted without a wider search.
+const SMOOTH_RATIO: f64 = 20.0;
+
+/// The largest angle (rad) one Newton step may turn the contact direction.
+const MAX_STEP: f64 = 0.5;
+
+/// A Newton step (rad) this small ends the search: the next error is of its square's order.
+const STEP_TOLERANCE: f64 = 1e-11;
+
+/// Slack of the inside test of a converged contact point: the gauge of the other body may exceed 1
+/// by this much (rounding of a point that lies on both surfaces at a vanishing depth).
+const INSIDE_TOLERANCE: f64 = 1e-9;
+
+/// Centre distances below this fraction of the bounding radii count as concentric: the centre line
+/// gives no start direction, so the previous step's (or A's x axis) is used.
+const CONCENTRIC: f64 = 1e-12;
+
+/// What one search found, in body A's frame, with the diagnostics the validation reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Solution {
+    /// The contact in A's frame (`normal` = the contact direction `c`).
+    pub contact: Contact,
+    /// Whether the exclusion test of eq. (12) proved the bodies apart.
+    pub excluded: bool,
+    /// Newton iterations over all starts.
+    pub iterations: u32,
+    /// New start points needed (0 when the first start succeeded).
+    pub restarts: u32,
+    /// Converged starts rejected by the local-minimum test.
+    pub local_minima: u32,
+}
+
+/// How one start ended.
+enum Descent {
+    /// The exclusion test held at these points.
+    Excluded(Points),
+    /// Converged to a penetrating common normal; `sharpness` is the smallest radius of curvature
+    /// of the Minkowski difference A - B there (the smaller eigenvalue of `M` on the tangent plane).
+    Converged { points: Points, sharpness: f64 },
+    /// No convergence within [`MAX_ITERATIONS`]; the last iterate (penetrating).
+    Stalled(Points),
+}
+
+impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
+    /// Whether `x` (A's frame) lies in A.
+    fn in_a(&self, x: &Vector3<f64>) -> bool {
+        self.a.gauge(x) <= 1.0 + INSIDE_TOLERANCE
+    }
+
+    /// Whether `x` (A's frame) lies in B.
+    fn in_b(&self, x: &Vector3<f64>) -> bool {
+        self.b
+            .gauge(&(self.rotation.transpose() * (x - self.translation)))
+            <= 1.0 + INSIDE_TOLERANCE
+    }
+
+    /// The paper's test against local minima: `p1` lies in B and `p2` in A.
+    fn both_inside(&self, points: &Points) -> bool {
+        self.in_b(&points.p1) && self.in_a(&points.p2)
+    }
+
+    /// Whether the points prove that the bodies overlap: a point of one body lies in the other
+    /// (`p1` in B, `p2` in A, or their midpoint in both).
+    fn overlap_certified(&self, points: &Points) -> bool {
+        let mid = (points.p1 + points.p2) * 0.5;
+        self.in_b(&points.p1) || self.in_a(&points.p2) || (self.in_a(&mid) && self.in_b(&mid))
+    }
+
+    /// The Newton (or Levenberg-Marquardt) step in the angles of `der`'s chart, at most
+    /// [`MAX_STEP`] long.
+    fn step(der: &Derivatives) -> Vector2<f64> {
+        let g = der.gradient;
+        let h = der.hessian;
+        let newton = if h[(0, 0)] > 0.0 && h.determinant() > 0.0 {
+            h.lu().solve(&-g)
+        } else {
+            None
+        };
+        let step = newton.unwrap_or_else(|| {
+            // Levenberg-Marquardt on the positive semi-definite Gauss-Newton model.
+            let gn = der.gauss_newton;
+            let lambda = 1e-3 * gn.trace() + f64::MIN_POSITIVE;
+            (gn + Matrix2::identity() * lambda)
+                .lu()
+                .solve(&-g)
+                .unwrap_or(-g)
+        });
+        let len = step.norm();
+        if len > MAX_STEP {
+            step * (MAX_STEP / len)
+        } else if len.is_finite() {
+            step
+        } else {
+            Vector2::zeros()
+        }
+    }
+
+    /// Newton + Levenberg-Marquardt with a backtracking line search from `start`, checking the
+    /// exclusion test of eq. (12) at every direction it evaluates. Adds the iterations it takes to
+    /// `iterations`.
+    fn descend(&self, start: Points, iterations: &mut u32) -> Descent {
+        if start.support_gap() > 0.0 {
+            return Descent::Excluded(start);
+        }
+        let mut der = self.derivatives(start.c);
+        for _ in 0..MAX_ITERATIONS {
+            let step = Self::step(&der);
+            let len = step.norm();
+            *iterations += 1;
+            if len <= STEP_TOLERANCE {
+                let end = if len > 0.0 {
+                    self.points(der.chart.direction(step.x, step.y))
+                } else {
+                    der.points
+                };
+                return Self::converged(end, &der);
+            }
+            // Full step: evaluated with derivatives, which the next iteration reuses.
+            let full = self.derivatives(der.chart.direction(step.x, step.y));
+            if full.points.support_gap() > 0.0 {
+                return Descent::Excluded(full.points);
+            }
+            let f0 = der.points.f();
+            let slope = der.gradient.dot(&step);
+            if full.points.f() <= f0 + 1e-4 * slope {
+                der = full;
+                continue;
+            }
+            // Backtracking on the halved step (points only), then derivatives at the accepted one.
+            let mut scale = 0.5;
+            let mut accepted = None;
+            while scale * len > STEP_TOLERANCE {
+                let s = step * scale;
+                let trial = self.points(der.chart.direction(s.x, s.y));
+                if trial.support_gap() > 0.0 {
+                    return Descent::Excluded(trial);
+                }
+                if trial.f() <= f0 + 1e-4 * scale * slope {
+                    accepted = Some(trial);
+                    break;
+                }
+                scale *= 0.5;
+            }
+            match accepted {
+                Some(trial) => der = self.derivatives(trial.c),
+                // No decrease along a descent direction: f is at its rounding floor.
+                None => return Self::converged(der.points, &der),
+            }
+        }
+        Descent::Stalled(der.points)
+    }
+
+    /// The end of a converged descent at `points` (`der`: the derivatives of the last iterate).
+    fn converged(points: Points, der: &Derivatives) -> Descent {
+        if points.support_gap() > 0.0 {
+            return Descent::Excluded(points);
+        }
+        // The Gauss-Newton matrix is 2 M_t^2 (M maps the tangent plane into itself).
+        let gn = der.gauss_newton * 0.5;
+        let half_trace = 0.5 * gn.trace();
+        let disc = (0.25 * (gn[(0, 0)] - gn[(1, 1)]).powi(2) + gn[(0, 1)].powi(2)).sqrt();
+        let sharpness = (half_trace - disc).max(0.0).sqrt();
+        Descent::Converged { points, sharpness }
+    }
+
+    /// Whether a converged penetrating answer can be trusted as the global minimum without a
+    /// wider search: the paper's local-minimum test holds (each point inside the other body) and
+    /// the Minkowski difference is smooth on the scale of the depth there (its smallest radius of
+    /// curvature at least [`SMOOTH_RATIO`] times the depth), so no other common normal of
+    /// comparable depth can lie near.
+    fn trusted(&self, points: &Points, sharpness: f64) -> bool {
+        sharpness >= SMOOTH_RATIO * -points.support_gap() && self.both_inside(points)
+    }
+
+    /// The whole search from the unit direction `start` (A's frame). The first descent's answer
+    /// is kept when [`Self::trusted`]; otherwise (and after a stalled descent) the search restarts
+    /// from the best [`GLOBAL_STARTS`] directions of [`restart::ranked`] and keeps the shallowest
+    /// converged answer whose overlap is certified, or stops at the first exclusion.
+    pub fn solve(&self, start: Vector3<f64>) -> Result<Solution> {
+        let mut solution = Solution {
+            contact: Contact::from_points(
+                Vector3::zeros(),
+                Vector3::zeros(),
+                start,
+                0.0,
+                false,
+                ContactKind::Smooth,
+            ),
+            excluded: false,
+            iterations: 0,
+            restarts: 0,
+            local_minima: 0,
+        };
+        let mut best: Option<Points> = None;
+        let keep = |points: Points, best: &mut Option<Points>| {
+            if best.is_none() || best.is_some_and(|b| points.support_gap() > b.support_gap()) {
+                *best = Some(points);
+            }
+        };
+        match self.descend(self.points(start), &mut solution.iterations) {
+            Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
+            Descent::Converged { points, sharpness } => {
+                if self.trusted(&points, sharpness) {
+                    return Ok(self.finish(solution, points, false));
+                }
+                if !self.both_inside(&points) {
+                    solution.local_minima += 1;
+                }
+                keep(points, &mut best);
+            }
+            Descent::Stalled(points) => keep(points, &mut best),
+        }
+        let candidates = restart::ranked(|c| self.points(c));
+        if candidates[0].support_gap() > 0.0 {
+            solution.restarts = 1;
+            return Ok(self.finish(solution, candidates[0], true));
+        }
+        for candidate in candidates.into_iter().take(GLOBAL_STARTS) {
+            solution.restarts += 1;
+            match self.descend(candidate, &mut solution.iterations) {
+                Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
+                Descent::Converged { points, .. } => {
+                    if !self.both_inside(&points) {
+                        solution.local_minima += 1;
+                    }
+                    keep(points, &mut best);
+                }
+                Descent::Stalled(points) => keep(points, &mut best),
+            }
+        }
+        let Some(best) = best else {
+            return Err(Error::NotConverged(format!(
+                "the common-normal search found no contact direction ({} restarts, {} \
+                 iterations)",
+                solution.restarts, solution.iterations
+            )));
+        };
+        if self.overlap_certified(&best) {
+            return Ok(self.finish(solution, best, false));
+        }
+        // No point of one body is known to lie in the other (thin, pointed bodies can overlap
+        // with every such point outside): GJK on the Minkowski difference A - B decides.
+        let support = |v: &Vector3<f64>| -self.points(*v).d;
+        match gjk::intersect(support, best.c, GJK_ITERATIONS) {
+            Gjk::Separated(v) => {
+                let p = self.points(v / v.norm());
+                Ok(self.finish(solution, p, true))
+            }
+            Gjk::Intersecting | Gjk::Undecided => Ok(self.finish(solution, best, false)),
+        }
+    }
+
+    /// The solution for the final points.
+    fn finish(&self, mut solution: Solution, p: Points, excluded: bool) -> Solution {
+        let gap = p.support_gap();
+        // Penetration along c is the overlap of the support planes (-c.d): second order in the
+        // direction's error, unlike |d|.
+        let mut contact = Contact::from_points(p.p1, p.p2, p.c, -gap, false, ContactKind::Smooth);
+        contact.iterations = solution.iterations;
+        solution.contact = contact;
+        solution.excluded = excluded;
+        solution
+    }
+}
+
+/// The common-normal contact of smooth convex `a` and `b`, B's pose given relative to A
+/// ([`Pose::relative`]), with the pair's warm state; the result is in A's frame.
+///
+/// The first start direction is the previous step's contact direction kept in `warm` (A's body
+/// frame), or, for a new pair, the centre line A -> B (the paper's initial guess, `alpha = 0` in
+/// eq. (6)); concentric centres with no history start along A's x axis.
+pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
+    a: &A,
+    b: &B,
+    relative: &Pose,
+    warm: &mut WarmState,
+) -> Result<Solution> {
+    let warm_started = warm.claim(KERNEL);
+    let bodies = Bodies {
+        a,
+        b,
+        rotation: *relative.rotation.to_rotation_matrix().matrix(),
+        translation: relative.position,
+    };
+    let previous = Vector3::new(warm.data[0], warm.data[1], warm.data[2]);
+    let distance = relative.position.norm();
+    let start = if warm_started && previous.norm_squared() > 0.5 {
+        previous / previous.norm()
+    } else if distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius()) {
+        relative.position / distance
+    } else {
+        Vector3::x()
+    };
+    let mut solution = bodies.solve(start)?;
+    solution.contact.warm_started = warm_started;
+    warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
+    Ok(solution)
+}

@@ -1,0 +1,209 @@
+//! The distance function of the common-normal search and its analytic derivatives
+//! (Wellmann, Lillie & Wriggers 2008, eqs. (7)-(11)).
+
+use super::chart::Chart;
+use crate::shapes::SmoothConvex;
+use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+
+/// Two bodies in body A's frame: A at the origin, B at `translation` turned by `rotation` (eq. (7)
+/// with `T^1 = E`, `s^1 = 0`: one relative transform instead of two absolute ones).
+pub struct Bodies<'a, A, B> {
+    /// Body A.
+    pub a: &'a A,
+    /// Body B.
+    pub b: &'a B,
+    /// B's rotation in A's frame (B frame -> A frame).
+    pub rotation: Matrix3<f64>,
+    /// B's centre in A's frame.
+    pub translation: Vector3<f64>,
+}
+
+/// The surface points of both bodies for one contact direction, and the distance vector.
+#[derive(Debug, Clone, Copy)]
+pub struct Points {
+    /// The unit contact direction `c` (A's frame).
+    pub c: Vector3<f64>,
+    /// `p1`: A's surface point with outward normal `c` (eqs. (4), (2), (5)_1).
+    pub p1: Vector3<f64>,
+    /// `p2`: B's surface point with outward normal `-c` (eqs. (4), (2), (7), (5)_2).
+    pub p2: Vector3<f64>,
+    /// `d = p2 - p1` (eq. (8)).
+    pub d: Vector3<f64>,
+}
+
+impl Points {
+    /// `f = |d|^2` (eq. (9)).
+    #[inline]
+    pub fn f(&self) -> f64 {
+        self.d.norm_squared()
+    }
+
+    /// `c . d`: the gap between the support planes of A and B normal to `c`. Positive: the tangent
+    /// plane at `p1` separates the bodies, the exclusion test of eq. (12) (`n1 . d > 0` with
+    /// `n1 = mu^2 c`), and the gap is a certified lower bound of their distance. Negative: minus
+    /// the overlap of the bodies' extents along `c`.
+    #[inline]
+    pub fn support_gap(&self) -> f64 {
+        self.c.dot(&self.d)
+    }
+}
+
+/// The gradient and Hessian of `f` with respect to the angles of eq. (6), in the chart centred on
+/// the current direction (`alpha = 0`, `e1 = c`), with what the search needs besides.
+#[derive(Debug, Clone, Copy)]
+pub struct Derivatives {
+    /// The points at the chart's pole.
+    pub points: Points,
+    /// The chart whose angles the derivatives are taken in.
+    pub chart: Chart,
+    /// `(f_1, f_2)` of eq. (10).
+    pub gradient: Vector2<f64>,
+    /// `f_ij` of eq. (10).
+    pub hessian: Matrix2<f64>,
+    /// The Gauss-Newton part `2 d_i . d_j` of the Hessian: positive semi-definite, the
+    /// Levenberg-Marquardt fallback's model.
+    pub gauss_newton: Matrix2<f64>,
+}
+
+impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
+    /// The points for the unit direction `c` (eqs. (4), (2), (7), (8)): two point-with-normal maps.
+    #[inline]
+    pub fn points(&self, c: Vector3<f64>) -> Points {
+        let p1 = self.a.point_with_normal(&c);
+        let m = -(self.rotation.transpose() * c);
+        let p2 = self.translation + self.rotation * self.b.point_with_normal(&m);
+        Points {
+            c,
+            p1,
+            p2,
+            d: p2 - p1,
+        }
+    }
+
+    /// The points for `c` with the gradient and Hessian of `f`, eqs. (10)-(11), analytic.
+    ///
+    /// Eq. (11) chains `p(phi(c(alpha)))` through the surface parameters `phi`; here the shapes give
+    /// `dp/dc` and `d^2p/dc^2` directly (the same chain rule with `phi` eliminated, which stays exact
+    /// where eq. (4) is indeterminate). With `J`, `H_k` the derivatives of the point-with-normal
+    /// maps and `R` B's rotation:
+    ///
+    /// * `dd/dc = -M`, `M = J_A(c) + R J_B(-R^T c) R^T` (symmetric, `M c = 0`);
+    /// * `d^2 d/dc dc . d = K`, `K = R (sum_k (R^T d)_k H_B,k) R^T - sum_k d_k H_A,k`;
+    /// * at the pole of the chart `c_i = e_(i+1)`, `c_ij = -c delta_ij`, so `d_i = -M e_(i+1)` and
+    ///   `d . d_ij = e_(i+1)^T K e_(j+1)` (the `M c_ij` term vanishes since `M c = 0`);
+    /// * `f_i = 2 d . d_i`, `f_ij = 2 (d_i . d_j + d . d_ij)` (eq. (10)).
+    pub fn derivatives(&self, c: Vector3<f64>) -> Derivatives {
+        let da = self.a.point_with_normal_derivatives(&c);
+        let rt = self.rotation.transpose();
+        let db = self.b.point_with_normal_derivatives(&-(rt * c));
+        let p1 = da.point;
+        let p2 = self.translation + self.rotation * db.point;
+        let d = p2 - p1;
+        let points = Points { c, p1, p2, d };
+        let chart = Chart::new(c);
+        // M applied to the chart's tangent vectors: -d_i.
+        let jb_world = |v: &Vector3<f64>| self.rotation * (db.jacobian * (rt * v));
+        let m2 = da.jacobian * chart.e2 + jb_world(&chart.e2);
+        let m3 = da.jacobian * chart.e3 + jb_world(&chart.e3);
+        // K restricted to the tangent plane.
+        let db_local = rt * d;
+        let kb =
+            db.hessians[0] * db_local.x + db.hessians[1] * db_local.y + db.hessians[2] * db_local.z;
+        let ka = da.hessians[0] * d.x + da.hessians[1] * d.y + da.hessians[2] * d.z;
+        let (b2, b3) = (rt * chart.e2, rt * chart.e3);
+        let k = |u: &Vector3<f64>, bu: &Vector3<f64>, v: &Vector3<f64>, bv: &Vector3<f64>| {
+            bu.dot(&(kb * bv)) - u.dot(&(ka * v))
+        };
+        let gradient = Vector2::new(-2.0 * d.dot(&m2), -2.0 * d.dot(&m3));
+        let gauss_newton = Matrix2::new(
+            2.0 * m2.dot(&m2),
+            2.0 * m2.dot(&m3),
+            2.0 * m2.dot(&m3),
+            2.0 * m3.dot(&m3),
+        );
+        let k23 = k(&chart.e2, &b2, &chart.e3, &b3);
+        let curvature = Matrix2::new(
+            2.0 * k(&chart.e2, &b2, &chart.e2, &b2),
+            2.0 * k23,
+            2.0 * k23,
+            2.0 * k(&chart.e3, &b3, &chart.e3, &b3),
+        );
+        Derivatives {
+            points,
+            chart,
+            gradient,
+            hessian: gauss_newton + curvature,
+            gauss_newton,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes::Superellipsoid;
+    use nalgebra::UnitQuaternion;
+
+    /// f at angles `alpha` of `chart`.
+    fn f_at<A: SmoothConvex, B: SmoothConvex>(
+        bodies: &Bodies<A, B>,
+        chart: &Chart,
+        a1: f64,
+        a2: f64,
+    ) -> f64 {
+        bodies.points(chart.direction(a1, a2)).f()
+    }
+
+    #[test]
+    fn analytic_derivatives_match_differences_of_f() {
+        let a = Superellipsoid::new(1.2, 0.7, 2.1, 0.6, 1.4).unwrap();
+        let b = Superellipsoid::new(0.8, 1.9, 1.1, 1.3, 0.4).unwrap();
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
+                .to_rotation_matrix()
+                .matrix(),
+            translation: Vector3::new(1.5, 0.9, -1.2),
+        };
+        for c in [
+            Vector3::new(0.6, 0.5, -0.3),
+            Vector3::new(0.2, 0.9, 0.4),
+            Vector3::new(0.7, -0.2, -0.6),
+        ] {
+            let c = c.normalize();
+            let der = bodies.derivatives(c);
+            let chart = der.chart;
+            assert!((der.points.f() - bodies.points(c).f()).abs() < 1e-14);
+            let h = 1e-5;
+            for i in 0..2 {
+                let e = |s: f64| if i == 0 { (s, 0.0) } else { (0.0, s) };
+                let (p, m) = (e(h), e(-h));
+                let g =
+                    (f_at(&bodies, &chart, p.0, p.1) - f_at(&bodies, &chart, m.0, m.1)) / (2.0 * h);
+                assert!(
+                    (g - der.gradient[i]).abs() < 1e-6 * (1.0 + g.abs()),
+                    "f_{i}: {g} vs {}",
+                    der.gradient[i]
+                );
+                for j in 0..2 {
+                    let ej = |s: f64| if j == 0 { (s, 0.0) } else { (0.0, s) };
+                    let fd = |s: f64| {
+                        let (x, y) = ej(s);
+                        let dp = (
+                            f_at(&bodies, &chart, p.0 + x, p.1 + y),
+                            f_at(&bodies, &chart, m.0 + x, m.1 + y),
+                        );
+                        (dp.0 - dp.1) / (2.0 * h)
+                    };
+                    let hij = (fd(h) - fd(-h)) / (2.0 * h);
+                    assert!(
+                        (hij - der.hessian[(i, j)]).abs() < 1e-4 * (1.0 + hij.abs()),
+                        "f_{i}{j}: {hij} vs {}",
+                        der.hessian[(i, j)]
+                    );
+                }
+            }
+        }
+    }
+}

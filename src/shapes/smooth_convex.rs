@@ -1,0 +1,115 @@
+//! Smooth, strictly convex shapes given by their point-with-normal map: what the common-normal
+//! contact search of Wellmann, Lillie & Wriggers (2008) needs of a shape.
+
+use super::superellipsoid::PointDerivatives;
+use super::{Sphere, Superellipsoid};
+use nalgebra::{Matrix3, Vector3};
+
+/// A smooth, strictly convex body with an explicit relation between outward normals and surface
+/// points (Wellmann, Lillie & Wriggers 2008, "Conclusion": the class of shapes their method
+/// covers). Everything is in the body frame, lengths in the host's unit.
+pub trait SmoothConvex {
+    /// The surface point whose outward normal is parallel to `n` (any positive length): the
+    /// support point along `n`.
+    fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64>;
+    /// [`Self::point_with_normal`] with its first and second derivatives with respect to `n`.
+    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives;
+    /// The gauge (Minkowski functional): `< 1` inside, `1` on the surface, `> 1` outside,
+    /// positively homogeneous of degree 1.
+    fn gauge(&self, x: &Vector3<f64>) -> f64;
+    /// The radius of the smallest sphere about the body-frame origin holding the body.
+    fn bounding_radius(&self) -> f64;
+}
+
+impl SmoothConvex for Superellipsoid {
+    #[inline]
+    fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64> {
+        Superellipsoid::point_with_normal(self, n)
+    }
+    #[inline]
+    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
+        Superellipsoid::point_with_normal_derivatives(self, n)
+    }
+    #[inline]
+    fn gauge(&self, x: &Vector3<f64>) -> f64 {
+        Superellipsoid::gauge(self, x)
+    }
+    #[inline]
+    fn bounding_radius(&self) -> f64 {
+        Superellipsoid::bounding_radius(self)
+    }
+}
+
+impl SmoothConvex for Sphere {
+    #[inline]
+    fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64> {
+        self.support_point(n)
+    }
+
+    /// `x = r n / |n|`: `J = r (I - u u^T) / |n|` and
+    /// `H_k[i][j] = r (3 u_i u_j u_k - (d_ki u_j + d_kj u_i + d_ij u_k)) / |n|^2` with `u = n / |n|`.
+    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
+        let len = n.norm();
+        let r = self.radius();
+        if len == 0.0 {
+            return PointDerivatives {
+                point: Vector3::zeros(),
+                jacobian: Matrix3::zeros(),
+                hessians: [Matrix3::zeros(); 3],
+            };
+        }
+        let u = n / len;
+        let jacobian = (Matrix3::identity() - u * u.transpose()) * (r / len);
+        let s = r / (len * len);
+        let delta = |a: usize, b: usize| if a == b { 1.0 } else { 0.0 };
+        let hessians = [0, 1, 2].map(|k| {
+            Matrix3::from_fn(|i, j| {
+                s * (3.0 * u[i] * u[j] * u[k]
+                    - (delta(k, i) * u[j] + delta(k, j) * u[i] + delta(i, j) * u[k]))
+            })
+        });
+        PointDerivatives {
+            point: u * r,
+            jacobian,
+            hessians,
+        }
+    }
+
+    #[inline]
+    fn gauge(&self, x: &Vector3<f64>) -> f64 {
+        x.norm() / self.radius()
+    }
+
+    #[inline]
+    fn bounding_radius(&self) -> f64 {
+        self.radius()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sphere_derivatives_match_the_unit_superellipsoid() {
+        let s = Sphere::new(1.7).unwrap();
+        let e = Superellipsoid::new(1.7, 1.7, 1.7, 1.0, 1.0).unwrap();
+        for n in [
+            Vector3::new(0.3, -0.5, 0.8),
+            Vector3::new(-2.0, 0.1, 0.7),
+            Vector3::new(0.2, 0.9, -0.01),
+        ] {
+            let (a, b) = (
+                SmoothConvex::point_with_normal_derivatives(&s, &n),
+                SmoothConvex::point_with_normal_derivatives(&e, &n),
+            );
+            assert!((a.point - b.point).norm() < 1e-14);
+            assert!((a.jacobian - b.jacobian).norm() < 1e-13);
+            for k in 0..3 {
+                assert!((a.hessians[k] - b.hessians[k]).norm() < 1e-12, "k = {k}");
+            }
+            let x = a.point * 0.5;
+            assert!((SmoothConvex::gauge(&s, &x) - SmoothConvex::gauge(&e, &x)).abs() < 1e-15);
+        }
+    }
+}
