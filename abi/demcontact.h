@@ -38,7 +38,7 @@
 /**
  * Minor version: bumped by every addition to the ABI.
  */
-#define DEMCONTACT_VERSION_MINOR 1
+#define DEMCONTACT_VERSION_MINOR 2
 
 /**
  * Patch version: fixes that change nothing exported.
@@ -48,13 +48,13 @@
 /**
  * The version as one number, `MAJOR * 1000000 + MINOR * 1000 + PATCH`, for `#if` tests.
  */
-#define DEMCONTACT_VERSION_NUMBER 1000
+#define DEMCONTACT_VERSION_NUMBER 2000
 
 /**
  * The ABI this header describes, `MAJOR * 1000 + MINOR`: a library whose `demcontact_abi_version()`
  * has the same major part and a minor part at least as large runs a program built with this header.
  */
-#define DEMCONTACT_ABI_VERSION 1
+#define DEMCONTACT_ABI_VERSION 2
 
 /**
  * Doubles of kernel data in a `demcontact_warm_state`.
@@ -230,6 +230,11 @@ typedef int32_t demcontact_shape_family_code;
 #define DEMCONTACT_SHAPE_SPHERE 1
 
 /**
+ * A superellipsoid (`demcontact_superellipsoid_create`).
+ */
+#define DEMCONTACT_SHAPE_SUPERELLIPSOID 2
+
+/**
  * Success.
  */
 #define DEMCONTACT_STATUS_OK 0
@@ -286,8 +291,9 @@ const char *demcontact_last_error_message(void);
  * The contact of shape `a` at `pose_a` with shape `b` at `pose_b` (see `demcontact_contact`).
  *
  * `warm` is the pair's state from the previous time step (all-zero for a new contact), updated in
- * place on success for the next step; it may be NULL for a cold query that keeps no state. The answer
- * does not depend on `warm` beyond round-off: warm starts only make iterative kernels faster.
+ * place on success for the next step; it may be NULL for a cold query that keeps no state. Warm starts
+ * make iterative kernels faster; the answer depends on `warm` only where the geometry leaves a choice
+ * (a concentric sphere pair keeps the previous step's normal instead of a fixed axis).
  *
  * Returns `DEMCONTACT_STATUS_OK` and fills `*out` (whether or not the bodies touch: see
  * `out->touching`); on failure writes an all-zero `*out` (when `out` is not NULL), leaves `*warm` as it
@@ -342,6 +348,33 @@ demcontact_status demcontact_collide_batch(const struct demcontact_pair *pairs,
  */
 demcontact_status demcontact_sphere_create(double radius,
                                            struct demcontact_shape **out);
+
+/**
+ * Creates Barr's superellipsoid centred on its body-frame origin with its axes along the body axes
+ * (Wellmann, Lillie & Wriggers 2008, eq. (1)):
+ * `(|x/r1|^(2/eps1) + |y/r2|^(2/eps1))^(eps1/eps2) + |z/r3|^(2/eps2) <= 1`.
+ *
+ * `r1, r2, r3` are the semi-axes (host length unit, > 0); `eps1` (squareness in the x-y plane) and
+ * `eps2` (along z) lie in the open range (0, 2): near 0 box-like, 1 the ellipsoid, near 2
+ * octahedron-like. The validation suite covers `eps` in [0.1, 1.9] and aspect ratios up to 10;
+ * values closer to 0 or 2 are accepted but their contacts are not validated.
+ *
+ * Pairs of superellipsoids, and of a superellipsoid with a sphere, use the common-normal contact
+ * detection of Wellmann, Lillie & Wriggers (2008). On success `*out` is a new handle that the
+ * caller frees with `demcontact_shape_release`; on failure `*out` is NULL. Fails with
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` naming the parameter out of range,
+ * `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite parameters, `DEMCONTACT_STATUS_NULL_ARGUMENT`
+ * when `out` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `out` is NULL or points to writable storage for one pointer.
+ */
+demcontact_status demcontact_superellipsoid_create(double r1,
+                                                   double r2,
+                                                   double r3,
+                                                   double eps1,
+                                                   double eps2,
+                                                   struct demcontact_shape **out);
 
 /**
  * Releases a shape handle. NULL is accepted and does nothing. Each handle is released exactly once;
@@ -400,6 +433,50 @@ const char *demcontact_version(void);
  * The ABI the loaded library implements, `MAJOR * 1000 + MINOR` (compare with `DEMCONTACT_ABI_VERSION`).
  */
 uint32_t demcontact_abi_version(void);
+
+/**
+ * Writes to `alpha[0]`, `alpha[1]` the contact-direction angles `(alpha1, alpha2)` (radians) of
+ * Wellmann, Lillie & Wriggers (2008), eq. (6), of the contact direction kept in `warm`, for the
+ * pair `a` at `pose_a`, `b` at `pose_b` (world frame):
+ * `c = cos a1 cos a2 e1 + sin a1 cos a2 e2 + sin a2 e3` with `e1` the unit centre line A -> B
+ * (A's body x axis when the centres coincide) and, writing `s = copysign(1, e1.z)`,
+ * `k = -1/(s + e1.z)`: `e2 = (1 + s k e1.x^2, s k e1.x e1.y, -s e1.x)`,
+ * `e3 = (k e1.x e1.y, s + k e1.y^2, -e1.y)` (Duff et al. 2017).
+ *
+ * For hosts whose contact history keeps only the paper's two angles; pass them back with
+ * `demcontact_warm_state_from_angles`. Fails with `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `warm`
+ * holds no contact direction (cold, or written for another kind of pair),
+ * `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres. Thread-safe.
+ *
+ * # Safety
+ * Every pointer is NULL or valid; `alpha` points to two writable doubles.
+ */
+demcontact_status demcontact_warm_state_angles(const struct demcontact_shape *a,
+                                               const struct demcontact_pose *pose_a,
+                                               const struct demcontact_shape *b,
+                                               const struct demcontact_pose *pose_b,
+                                               const struct demcontact_warm_state *warm,
+                                               double *alpha);
+
+/**
+ * Writes to `*warm` a warm state whose contact direction has the angles `alpha1`, `alpha2`
+ * (radians, eq. (6) of Wellmann, Lillie & Wriggers 2008, in the frame described at
+ * `demcontact_warm_state_angles`) for the pair `a` at `pose_a`, `b` at `pose_b`: the next
+ * `demcontact_collide` of that pair starts its search there. `alpha1 = alpha2 = 0` is the centre
+ * line, the paper's start for a new contact. `*warm` is left alone on failure. Fails with
+ * `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite angles, `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`
+ * for two spheres. Thread-safe.
+ *
+ * # Safety
+ * Every pointer is NULL or valid; `warm` points to writable storage.
+ */
+demcontact_status demcontact_warm_state_from_angles(const struct demcontact_shape *a,
+                                                    const struct demcontact_pose *pose_a,
+                                                    const struct demcontact_shape *b,
+                                                    const struct demcontact_pose *pose_b,
+                                                    double alpha1,
+                                                    double alpha2,
+                                                    struct demcontact_warm_state *warm);
 
 #ifdef __cplusplus
 }  // extern "C"

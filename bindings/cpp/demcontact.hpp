@@ -176,6 +176,18 @@ class Shape {
     return Shape(handle);
   }
 
+  /**
+   * Barr's superellipsoid with semi-axes `r1, r2, r3` (host length unit, > 0) and squareness
+   * `eps1, eps2` in (0, 2) (Wellmann, Lillie & Wriggers 2008, eq. (1)). Throws
+   * Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) naming the parameter out of range,
+   * Error(DEMCONTACT_STATUS_NON_FINITE) for NaN or infinite parameters.
+   */
+  static Shape superellipsoid(double r1, double r2, double r3, double eps1, double eps2) {
+    demcontact_shape* handle = nullptr;
+    detail::check(demcontact_superellipsoid_create(r1, r2, r3, eps1, eps2, &handle));
+    return Shape(handle);
+  }
+
   Shape(const Shape&) = delete;
   Shape& operator=(const Shape&) = delete;
 

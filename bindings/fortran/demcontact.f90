@@ -44,14 +44,14 @@ module demcontact
   !> Major version: changes only when the ABI breaks.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MAJOR = 0
   !> Minor version: bumped by every addition to the ABI.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 1
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 2
   !> Patch version: fixes that change nothing exported.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_PATCH = 0
   !> The version as one number, MAJOR * 1000000 + MINOR * 1000 + PATCH.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 1000
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 2000
   !> The ABI these bindings describe, MAJOR * 1000 + MINOR: a library whose demcontact_abi_version()
   !> has the same major part and a minor part at least as large runs a program built with them.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 1
+  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 2
   !> Doubles of kernel data in a demcontact_warm_state.
   integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_DATA_LEN = 15
   !> Size in bytes of a demcontact_warm_state (16 doubles): what a host reserves per contact.
@@ -64,6 +64,8 @@ module demcontact
 
   !> Shape families (demcontact_shape_family): a sphere (demcontact_sphere_create).
   integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SPHERE = 1
+  !> A superellipsoid (demcontact_superellipsoid_create).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SUPERELLIPSOID = 2
 
   !> Status: success.
   integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_OK = 0
@@ -132,6 +134,8 @@ module demcontact
 
   public :: demcontact_last_error_message, demcontact_collide, demcontact_collide_batch
   public :: demcontact_sphere_create, demcontact_shape_release, demcontact_shape_family
+  public :: demcontact_superellipsoid_create
+  public :: demcontact_warm_state_angles, demcontact_warm_state_from_angles
   public :: demcontact_shape_bounding_radius, demcontact_shape_aabb, demcontact_status_name
   public :: demcontact_version, demcontact_library_abi_version
   public :: demcontact_string, demcontact_error_text
@@ -183,6 +187,44 @@ module demcontact
       type(c_ptr), intent(out) :: out
       integer(c_int32_t) :: status
     end function demcontact_sphere_create
+
+    !> Creates Barr's superellipsoid (semi-axes r1, r2, r3 > 0; squareness eps1, eps2 in (0, 2);
+    !> Wellmann, Lillie & Wriggers 2008, eq. (1)) into out (c_null_ptr on failure).
+    function demcontact_superellipsoid_create(r1, r2, r3, eps1, eps2, out) &
+        bind(C, name="demcontact_superellipsoid_create") result(status)
+      import :: c_double, c_ptr, c_int32_t
+      real(c_double), value :: r1, r2, r3, eps1, eps2
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_superellipsoid_create
+
+    !> The contact-direction angles alpha(1:2) (radians, eq. (6) of Wellmann et al. 2008) kept in
+    !> warm for the pair a at pose_a, b at pose_b.
+    function demcontact_warm_state_angles(a, pose_a, b, pose_b, warm, alpha) &
+        bind(C, name="demcontact_warm_state_angles") result(status)
+      import :: c_ptr, c_double, c_int32_t, demcontact_pose, demcontact_warm_state
+      type(c_ptr), value :: a
+      type(demcontact_pose), intent(in) :: pose_a
+      type(c_ptr), value :: b
+      type(demcontact_pose), intent(in) :: pose_b
+      type(demcontact_warm_state), intent(in) :: warm
+      real(c_double), intent(out) :: alpha(2)
+      integer(c_int32_t) :: status
+    end function demcontact_warm_state_angles
+
+    !> A warm state whose contact direction has the angles alpha1, alpha2 (radians, eq. (6)) for the
+    !> pair a at pose_a, b at pose_b.
+    function demcontact_warm_state_from_angles(a, pose_a, b, pose_b, alpha1, alpha2, warm) &
+        bind(C, name="demcontact_warm_state_from_angles") result(status)
+      import :: c_ptr, c_double, c_int32_t, demcontact_pose, demcontact_warm_state
+      type(c_ptr), value :: a
+      type(demcontact_pose), intent(in) :: pose_a
+      type(c_ptr), value :: b
+      type(demcontact_pose), intent(in) :: pose_b
+      real(c_double), value :: alpha1, alpha2
+      type(demcontact_warm_state), intent(out) :: warm
+      integer(c_int32_t) :: status
+    end function demcontact_warm_state_from_angles
 
     !> Releases a shape handle (c_null_ptr is accepted and does nothing). Release each handle once.
     function demcontact_shape_release(shape) bind(C, name="demcontact_shape_release") result(status)

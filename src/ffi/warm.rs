@@ -1,5 +1,12 @@
 //! `demcontact_warm_state`: the per-pair record a host keeps between time steps.
 
+use super::boundary::run;
+use super::pointers::{arg, arg_mut};
+use super::pose::demcontact_pose;
+use super::shape::demcontact_shape;
+use super::status::demcontact_status;
+use crate::narrow::common_normal::{angles_from_warm, warm_from_angles};
+use crate::shapes::Shape;
 use crate::warm::WarmState;
 
 /// Doubles of kernel data in a `demcontact_warm_state`.
@@ -45,6 +52,87 @@ impl From<WarmState> for demcontact_warm_state {
             data: w.data,
         }
     }
+}
+
+/// Checks that `a` and `b` are a pair of the common-normal kernel (superellipsoids, or a
+/// superellipsoid with a sphere) and returns the sum of their bounding radii.
+fn common_normal_pair(a: &Shape, b: &Shape) -> crate::Result<f64> {
+    if matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_))) {
+        return Err(crate::Error::UnsupportedPair(
+            "two spheres have no contact-direction angles (their normal is the centre line)".into(),
+        ));
+    }
+    Ok(a.bounding_radius() + b.bounding_radius())
+}
+
+/// Writes to `alpha[0]`, `alpha[1]` the contact-direction angles `(alpha1, alpha2)` (radians) of
+/// Wellmann, Lillie & Wriggers (2008), eq. (6), of the contact direction kept in `warm`, for the
+/// pair `a` at `pose_a`, `b` at `pose_b` (world frame):
+/// `c = cos a1 cos a2 e1 + sin a1 cos a2 e2 + sin a2 e3` with `e1` the unit centre line A -> B
+/// (A's body x axis when the centres coincide) and, writing `s = copysign(1, e1.z)`,
+/// `k = -1/(s + e1.z)`: `e2 = (1 + s k e1.x^2, s k e1.x e1.y, -s e1.x)`,
+/// `e3 = (k e1.x e1.y, s + k e1.y^2, -e1.y)` (Duff et al. 2017).
+///
+/// For hosts whose contact history keeps only the paper's two angles; pass them back with
+/// `demcontact_warm_state_from_angles`. Fails with `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `warm`
+/// holds no contact direction (cold, or written for another kind of pair),
+/// `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres. Thread-safe.
+///
+/// # Safety
+/// Every pointer is NULL or valid; `alpha` points to two writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn demcontact_warm_state_angles(
+    a: *const demcontact_shape,
+    pose_a: *const demcontact_pose,
+    b: *const demcontact_shape,
+    pose_b: *const demcontact_pose,
+    warm: *const demcontact_warm_state,
+    alpha: *mut f64,
+) -> demcontact_status {
+    run(|| {
+        let a = unsafe { demcontact_shape::borrow(a, "a") }?;
+        let b = unsafe { demcontact_shape::borrow(b, "b") }?;
+        let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
+        let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+        let warm = WarmState::from(*unsafe { arg(warm, "warm") }?);
+        let alpha = unsafe { arg_mut(alpha.cast::<[f64; 2]>(), "alpha") }?;
+        let size = common_normal_pair(a, b)?;
+        let (a1, a2) = angles_from_warm(&warm, &pose_a, &pose_b, size)?;
+        *alpha = [a1, a2];
+        Ok(())
+    })
+}
+
+/// Writes to `*warm` a warm state whose contact direction has the angles `alpha1`, `alpha2`
+/// (radians, eq. (6) of Wellmann, Lillie & Wriggers 2008, in the frame described at
+/// `demcontact_warm_state_angles`) for the pair `a` at `pose_a`, `b` at `pose_b`: the next
+/// `demcontact_collide` of that pair starts its search there. `alpha1 = alpha2 = 0` is the centre
+/// line, the paper's start for a new contact. `*warm` is left alone on failure. Fails with
+/// `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite angles, `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`
+/// for two spheres. Thread-safe.
+///
+/// # Safety
+/// Every pointer is NULL or valid; `warm` points to writable storage.
+#[no_mangle]
+pub unsafe extern "C" fn demcontact_warm_state_from_angles(
+    a: *const demcontact_shape,
+    pose_a: *const demcontact_pose,
+    b: *const demcontact_shape,
+    pose_b: *const demcontact_pose,
+    alpha1: f64,
+    alpha2: f64,
+    warm: *mut demcontact_warm_state,
+) -> demcontact_status {
+    run(|| {
+        let a = unsafe { demcontact_shape::borrow(a, "a") }?;
+        let b = unsafe { demcontact_shape::borrow(b, "b") }?;
+        let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
+        let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+        let out = unsafe { arg_mut(warm, "warm") }?;
+        let size = common_normal_pair(a, b)?;
+        *out = warm_from_angles(alpha1, alpha2, &pose_a, &pose_b, size)?.into();
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -20,9 +20,11 @@
 mod chart;
 mod objective;
 mod restart;
+mod warm_angles;
 
 pub use chart::Chart;
 pub use objective::{Bodies, Derivatives, Points};
+pub use warm_angles::{angles_from_warm, warm_from_angles};
 
 use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
