@@ -148,6 +148,20 @@ fn c_program_checks_sphere_numbers_errors_and_batches() {
 }
 
 #[test]
+fn c_program_checks_superellipsoid_numbers_bad_parameters_and_angles() {
+    let dir = scratch("c_superellipsoids");
+    let mut flags = vec!["-std=c99"];
+    flags.extend(STRICT);
+    let out = build_and_run(
+        compiler(Lang::C),
+        &[&c_source("superellipsoids.c")],
+        &dir.join("superellipsoids"),
+        &flags,
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
 fn c_program_queries_from_many_threads_at_once() {
     let dir = scratch("c_threads");
     let mut flags = vec!["-std=c99", "-pthread"];
