@@ -2,8 +2,10 @@
 //! plus the peers they are measured against. The library crate `demcontact` never links any of this.
 
 pub mod bench;
+pub mod figure;
 pub mod peers;
 pub mod sampling;
 pub mod sphere_pairs;
+pub mod superellipsoid_pairs;
 pub mod table;
 pub mod validate;

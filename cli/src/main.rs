@@ -24,6 +24,9 @@ enum Command {
         /// Seed of the random scenes.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Where to write the figures (SVG).
+        #[arg(long, default_value = "target/validation")]
+        figures: std::path::PathBuf,
     },
     /// Print ns/query medians per family, beside the peers, measured in one run.
     Bench {
@@ -35,11 +38,16 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Validate { pairs, seed } => {
+        Command::Validate {
+            pairs,
+            seed,
+            figures,
+        } => {
             let options = demcontact_cli::validate::Options {
                 pairs,
                 seed,
                 progress: std::io::stderr().is_terminal(),
+                figures: Some(figures),
             };
             if demcontact_cli::validate::run(&options) {
                 ExitCode::SUCCESS

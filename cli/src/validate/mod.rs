@@ -2,6 +2,7 @@
 //! paper's figures where a paper has them. A family's run fails when any of its checks fails.
 
 mod spheres;
+mod superellipsoids;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -14,6 +15,8 @@ pub struct Options {
     pub seed: u64,
     /// Whether to draw progress bars (on a terminal).
     pub progress: bool,
+    /// Where to write figures (SVG); `None`: no figures.
+    pub figures: Option<std::path::PathBuf>,
 }
 
 /// One family's outcome: its report text and whether every check passed.
@@ -28,7 +31,10 @@ pub struct Outcome {
 type Protocol = fn(&Options) -> Outcome;
 
 /// Every family's protocol, by name, in the order they run.
-const FAMILIES: [(&str, Protocol); 1] = [("spheres", spheres::validate)];
+const FAMILIES: [(&str, Protocol); 2] = [
+    ("spheres", spheres::validate),
+    ("superellipsoids", superellipsoids::validate),
+];
 
 /// Runs every family's protocol, printing each report as it completes; true when all passed.
 pub fn run(options: &Options) -> bool {
@@ -119,11 +125,25 @@ mod tests {
     }
 
     #[test]
+    fn superellipsoid_protocol_passes_on_a_small_run() {
+        let o = Options {
+            pairs: 3000,
+            seed: 11,
+            progress: false,
+            figures: None,
+        };
+        let outcome = superellipsoids::validate(&o);
+        assert!(outcome.passed, "{}", outcome.report);
+        assert!(outcome.report.contains("Table 1"));
+    }
+
+    #[test]
     fn sphere_protocol_passes_on_a_small_run() {
         let o = Options {
             pairs: 2000,
             seed: 3,
             progress: false,
+            figures: None,
         };
         let outcome = spheres::validate(&o);
         assert!(outcome.passed, "{}", outcome.report);
