@@ -22,6 +22,9 @@ mod objective;
 mod restart;
 mod warm_angles;
 
+#[cfg(test)]
+mod tests;
+
 pub use chart::Chart;
 pub use objective::{Bodies, Derivatives, Points};
 pub use warm_angles::{angles_from_warm, warm_from_angles};
