@@ -1,11 +1,12 @@
 //! `demcontact_warm_state`: the per-pair record a host keeps between time steps.
 
-use super::boundary::run;
+use super::boundary::{run, Failure};
 use super::pointers::{arg, arg_mut};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::demcontact_status;
 use crate::narrow::common_normal::{angles_from_warm, warm_from_angles};
+use crate::pose::Pose;
 use crate::shapes::Shape;
 use crate::warm::WarmState;
 
@@ -54,15 +55,28 @@ impl From<WarmState> for demcontact_warm_state {
     }
 }
 
-/// Checks that `a` and `b` are a pair of the common-normal kernel (superellipsoids, or a
-/// superellipsoid with a sphere) and returns the sum of their bounding radii.
-fn common_normal_pair(a: &Shape, b: &Shape) -> crate::Result<f64> {
+/// The poses of a pair of the common-normal kernel (superellipsoids, or a superellipsoid with a
+/// sphere) and the sum of the shapes' bounding radii.
+///
+/// # Safety
+/// Every pointer is NULL or valid (the shapes live handles).
+unsafe fn common_normal_pair(
+    a: *const demcontact_shape,
+    pose_a: *const demcontact_pose,
+    b: *const demcontact_shape,
+    pose_b: *const demcontact_pose,
+) -> Result<(Pose, Pose, f64), Failure> {
+    let a = unsafe { demcontact_shape::borrow(a, "a") }?;
+    let b = unsafe { demcontact_shape::borrow(b, "b") }?;
+    let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
+    let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
     if matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_))) {
         return Err(crate::Error::UnsupportedPair(
             "two spheres have no contact-direction angles (their normal is the centre line)".into(),
-        ));
+        )
+        .into());
     }
-    Ok(a.bounding_radius() + b.bounding_radius())
+    Ok((pose_a, pose_b, a.bounding_radius() + b.bounding_radius()))
 }
 
 /// Writes to `alpha[0]`, `alpha[1]` the contact-direction angles `(alpha1, alpha2)` (radians) of
@@ -90,13 +104,9 @@ pub unsafe extern "C" fn demcontact_warm_state_angles(
     alpha: *mut f64,
 ) -> demcontact_status {
     run(|| {
-        let a = unsafe { demcontact_shape::borrow(a, "a") }?;
-        let b = unsafe { demcontact_shape::borrow(b, "b") }?;
-        let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
-        let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+        let (pose_a, pose_b, size) = unsafe { common_normal_pair(a, pose_a, b, pose_b) }?;
         let warm = WarmState::from(*unsafe { arg(warm, "warm") }?);
         let alpha = unsafe { arg_mut(alpha.cast::<[f64; 2]>(), "alpha") }?;
-        let size = common_normal_pair(a, b)?;
         let (a1, a2) = angles_from_warm(&warm, &pose_a, &pose_b, size)?;
         *alpha = [a1, a2];
         Ok(())
@@ -124,12 +134,8 @@ pub unsafe extern "C" fn demcontact_warm_state_from_angles(
     warm: *mut demcontact_warm_state,
 ) -> demcontact_status {
     run(|| {
-        let a = unsafe { demcontact_shape::borrow(a, "a") }?;
-        let b = unsafe { demcontact_shape::borrow(b, "b") }?;
-        let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
-        let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+        let (pose_a, pose_b, size) = unsafe { common_normal_pair(a, pose_a, b, pose_b) }?;
         let out = unsafe { arg_mut(warm, "warm") }?;
-        let size = common_normal_pair(a, b)?;
         *out = warm_from_angles(alpha1, alpha2, &pose_a, &pose_b, size)?.into();
         Ok(())
     })
