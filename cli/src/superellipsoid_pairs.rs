@@ -111,12 +111,25 @@ pub fn pair(interval: Interval, series: Series, rng: &mut SceneRng) -> Superelli
     let a = body(rng, interval);
     let b = body(rng, interval);
     let c = sampling::unit_vector(rng);
-    let point_a = a.point_with_normal(&c);
     let rotation: UnitQuaternion<f64> = sampling::rotation(rng);
     let signed_gap = match series {
         Series::Separated => rng.random_range(0.0..0.25),
         Series::Penetrating => -rng.random_range(0.0..1.75e-3),
     };
+    construct(a, b, c, rotation, signed_gap)
+}
+
+/// The paper's construction: A at the origin, the unit contact direction `c`, B turned by
+/// `rotation` and placed so that the signed gap along `c` between A's point with normal `c` and
+/// B's point with normal `-c` is `signed_gap`.
+pub fn construct(
+    a: Superellipsoid,
+    b: Superellipsoid,
+    c: Vector3<f64>,
+    rotation: UnitQuaternion<f64>,
+    signed_gap: f64,
+) -> SuperellipsoidPair {
+    let point_a = a.point_with_normal(&c);
     let point_b = point_a + c * signed_gap;
     let local = b.point_with_normal(&(rotation.inverse() * -c));
     let pose_b = Pose::new(point_b - rotation * local, rotation);
@@ -141,6 +154,32 @@ pub fn generate(
     let mut rng = sampling::rng(seed);
     (0..count)
         .map(|_| pair(interval, series, &mut rng))
+        .collect()
+}
+
+/// A pair in lasting contact over `steps` DEM-like time steps: the contact direction and B's
+/// orientation turn by `turn` rad per step about fixed random axes, and the common-normal depth
+/// oscillates in (0, 1.75e-3), each step built with [`construct`] so its exact answer is known.
+pub fn sequence(
+    interval: Interval,
+    steps: usize,
+    turn: f64,
+    rng: &mut SceneRng,
+) -> Vec<SuperellipsoidPair> {
+    let a = body(rng, interval);
+    let b = body(rng, interval);
+    let c0 = sampling::unit_vector(rng);
+    let r0: UnitQuaternion<f64> = sampling::rotation(rng);
+    let (axis_c, axis_r) = (sampling::unit_vector(rng), sampling::unit_vector(rng));
+    let phase: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+    (0..steps)
+        .map(|k| {
+            let t = k as f64 * turn;
+            let c = UnitQuaternion::from_scaled_axis(axis_c * t) * c0;
+            let rotation = UnitQuaternion::from_scaled_axis(axis_r * t) * r0;
+            let depth = 0.875e-3 * (1.0 + 0.9 * (phase + 20.0 * t).sin());
+            construct(a, b, c, rotation, -depth)
+        })
         .collect()
 }
 

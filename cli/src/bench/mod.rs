@@ -4,6 +4,7 @@
 //! fixed set of pairs (so a noisy neighbour on a shared machine moves a few samples, not the median).
 
 pub mod spheres;
+pub mod superellipsoids;
 
 use std::time::Instant;
 
@@ -28,6 +29,8 @@ impl Options {
 /// Runs every family's benchmarks and prints the tables.
 pub fn run(options: &Options) {
     print!("{}", spheres::bench(options).render());
+    println!();
+    print!("{}", superellipsoids::bench(options).render());
 }
 
 /// The median of `samples` passes of `pass`, in nanoseconds per query, where one pass makes `queries`

@@ -1,0 +1,233 @@
+//! Superellipsoid-pair benchmarks on the validation protocol's pairs (Wellmann, Lillie & Wriggers
+//! 2008): series 1 (separated by up to 0.25, mostly excluded early), series 2 cold (penetrating by up
+//! to 1.75e-3) and warm-started DEM-like sequences, each beside parry3d-f64's GJK/EPA on a
+//! closed-form superellipsoid support map, with both libraries' depth accuracy on the same pairs.
+
+use super::{median_ns, ns, Options};
+use crate::peers::{parry_pose, parry_support_contact, ParrySuperellipsoid};
+use crate::sampling;
+use crate::superellipsoid_pairs::{generate, sequence, Interval, Series, SuperellipsoidPair};
+use crate::table::Table;
+use demcontact::narrow::collide;
+use demcontact::{Contact, Pose, Shape, WarmState};
+use parry3d_f64::math::{Pose as ParryPose, Vector};
+use std::hint::black_box;
+
+/// Pairs per series.
+pub const PAIRS: usize = 4096;
+/// Warm-started sequences.
+pub const SEQUENCES: usize = 64;
+/// Steps per warm-started sequence.
+pub const STEPS: usize = 100;
+/// Rotation of the contact direction and of B per step (rad).
+pub const TURN: f64 = 1e-3;
+
+/// One workload: pairs as our shapes and poses, as parry shapes and relative poses, with the exact
+/// signed gaps, cut into runs that share a warm state (a run of one: cold queries).
+pub struct Workload {
+    ours: Vec<(Shape, Shape, Pose)>,
+    parry: Vec<(ParrySuperellipsoid, ParrySuperellipsoid, ParryPose)>,
+    gaps: Vec<f64>,
+    run: usize,
+}
+
+impl Workload {
+    /// `pairs` cut into warm-start runs of `run` consecutive pairs.
+    pub fn new(pairs: &[SuperellipsoidPair], run: usize) -> Self {
+        Workload {
+            ours: pairs
+                .iter()
+                .map(|p| {
+                    let shape = |s| Shape::Superellipsoid(s);
+                    (shape(p.a), shape(p.b), p.pose_b)
+                })
+                .collect(),
+            parry: pairs
+                .iter()
+                .map(|p| {
+                    let (a, b) = (ParrySuperellipsoid(p.a), ParrySuperellipsoid(p.b));
+                    (a, b, parry_pose(&p.pose_b))
+                })
+                .collect(),
+            gaps: pairs.iter().map(|p| p.signed_gap).collect(),
+            run,
+        }
+    }
+
+    /// The interval-3 series-1 (separated) pairs of the benchmarks.
+    pub fn series1() -> Self {
+        Self::new(&generate(Interval::Three, Series::Separated, PAIRS, 21), 1)
+    }
+
+    /// The interval-3 series-2 (penetrating) pairs of the benchmarks.
+    pub fn series2() -> Self {
+        Self::new(
+            &generate(Interval::Three, Series::Penetrating, PAIRS, 22),
+            1,
+        )
+    }
+
+    /// The interval-3 DEM-like sequences of the benchmarks, one warm-start run each.
+    pub fn dem_like() -> Self {
+        let mut rng = sampling::rng(23);
+        let pairs: Vec<SuperellipsoidPair> = (0..SEQUENCES)
+            .flat_map(|_| sequence(Interval::Three, STEPS, TURN, &mut rng))
+            .collect();
+        Self::new(&pairs, STEPS)
+    }
+
+    /// The number of pairs.
+    pub fn len(&self) -> usize {
+        self.gaps.len()
+    }
+
+    /// Whether there are no pairs.
+    pub fn is_empty(&self) -> bool {
+        self.gaps.is_empty()
+    }
+
+    /// Our answers, warm-started along each run when `warm`.
+    pub fn ours(&self, warm: bool) -> Vec<Option<Contact>> {
+        let origin = Pose::identity();
+        let mut state = WarmState::cold();
+        let mut out = Vec::with_capacity(self.ours.len());
+        for (i, (a, b, pose_b)) in self.ours.iter().enumerate() {
+            if i % self.run == 0 || !warm {
+                state = WarmState::cold();
+            }
+            out.push(collide(a, &origin, b, pose_b, Some(&mut state)).ok());
+        }
+        out
+    }
+
+    /// parry's answers `(distance, normal)`; when `warm`, GJK starts from the previous step's normal.
+    pub fn parry(&self, warm: bool) -> Vec<Option<(f64, Vector)>> {
+        let mut previous = None;
+        let mut out = Vec::with_capacity(self.parry.len());
+        for (i, (a, b, pos12)) in self.parry.iter().enumerate() {
+            if i % self.run == 0 || !warm {
+                previous = None;
+            }
+            let r = parry_support_contact(a, b, pos12, 0.0, previous);
+            previous = r.map(|(_, n)| n);
+            out.push(r);
+        }
+        out
+    }
+}
+
+/// Depth accuracy over the touching pairs of a workload: mean and max relative depth error, and
+/// the pairs answered wrongly (touching reported separated or the reverse, or no answer).
+struct Accuracy {
+    mean: f64,
+    max: f64,
+    wrong: usize,
+}
+
+impl Accuracy {
+    fn of(gaps: &[f64], answers: impl Iterator<Item = Option<f64>>) -> Self {
+        let (mut sum, mut max, mut n, mut wrong) = (0.0, 0.0f64, 0usize, 0usize);
+        for (gap, depth) in gaps.iter().zip(answers) {
+            match depth {
+                Some(depth) if (depth > 0.0) == (*gap < 0.0) => {
+                    if *gap < 0.0 {
+                        let e = (depth + gap).abs() / -gap;
+                        sum += e;
+                        max = max.max(e);
+                        n += 1;
+                    }
+                }
+                _ => wrong += 1,
+            }
+        }
+        Accuracy {
+            mean: if n > 0 { sum / n as f64 } else { 0.0 },
+            max,
+            wrong,
+        }
+    }
+
+    fn cell(&self, touching: bool) -> String {
+        if touching {
+            format!("{:.1e} / {:.1e}; {} wrong", self.mean, self.max, self.wrong)
+        } else {
+            format!("{} wrong", self.wrong)
+        }
+    }
+}
+
+/// Runs the superellipsoid benchmarks; returns the table.
+pub fn bench(options: &Options) -> Table {
+    let samples = options.samples();
+    let (series1, series2, dem) = (
+        Workload::series1(),
+        Workload::series2(),
+        Workload::dem_like(),
+    );
+
+    let mut t = Table::new(
+        format!(
+            "Superellipsoid pairs, interval 3 (eps in [0.3, 1.7], radii in (0.5, 3)), f64 throughout; \
+             medians of {samples} passes, ns/query; depth error: mean / max relative, over the \
+             touching pairs"
+        ),
+        &[
+            "pairs",
+            "demcontact",
+            "parry3d-f64 0.31 GJK/EPA",
+            "parry / demcontact",
+            "demcontact depth error",
+            "parry depth error",
+        ],
+    );
+    let mut row = |name: &str, w: &Workload, warm: bool| {
+        let ours = median_ns(samples, w.ours.len(), || {
+            black_box(w.ours(warm));
+        });
+        let parry = median_ns(samples, w.parry.len(), || {
+            black_box(w.parry(warm));
+        });
+        let touching = w.gaps.iter().any(|g| *g < 0.0);
+        let our_accuracy = Accuracy::of(
+            &w.gaps,
+            w.ours(warm)
+                .into_iter()
+                .map(|c| c.map(|c| if c.touching { c.penetration } else { -1.0 })),
+        );
+        let parry_accuracy = Accuracy::of(
+            &w.gaps,
+            w.parry(warm)
+                .into_iter()
+                .map(|r| Some(r.map_or(-1.0, |(d, _)| -d))),
+        );
+        t.row(vec![
+            name.into(),
+            ns(ours),
+            ns(parry),
+            format!("{:.1}x", parry / ours),
+            our_accuracy.cell(touching),
+            parry_accuracy.cell(touching),
+        ]);
+    };
+    row(
+        &format!("series 1: separated, {PAIRS} pairs, cold"),
+        &series1,
+        false,
+    );
+    row(
+        &format!("series 2: penetrating, {PAIRS} pairs, cold"),
+        &series2,
+        false,
+    );
+    row(
+        &format!("DEM-like: {SEQUENCES} contacts x {STEPS} steps, cold"),
+        &dem,
+        false,
+    );
+    row(
+        &format!("DEM-like: {SEQUENCES} contacts x {STEPS} steps, warm (parry: GJK from the last normal)"),
+        &dem,
+        true,
+    );
+    t
+}
