@@ -60,6 +60,11 @@ const MAX_STEP: f64 = 0.5;
 /// A Newton step (rad) this small ends the search: the next error is of its square's order.
 const STEP_TOLERANCE: f64 = 1e-11;
 
+/// The largest step (rad) after which a descent may stop without another Newton iteration, when
+/// the error predicted after it is below [`STEP_TOLERANCE`] (the depth, stationary in the
+/// direction, is then off by the square of that).
+const QUADRATIC_STOP: f64 = 1e-5;
+
 /// Slack of the inside test of a converged contact point: the gauge of the other body may exceed 1
 /// by this much (rounding of a point that lies on both surfaces at a vanishing depth).
 const INSIDE_TOLERANCE: f64 = 1e-9;
@@ -81,6 +86,16 @@ pub struct Solution {
     pub restarts: u32,
     /// Converged starts rejected by the local-minimum test.
     pub local_minima: u32,
+}
+
+/// Where a descent starts: at a direction whose points are known (a cold start, where the
+/// exclusion test on the points alone often ends the search), or at a direction where the
+/// derivatives are wanted at once (a warm start of a touching pair).
+enum Start {
+    /// The points at the start direction.
+    Points(Points),
+    /// The unit start direction.
+    Derivatives(Vector3<f64>),
 }
 
 /// How one start ended.
@@ -120,8 +135,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// The Newton (or Levenberg-Marquardt) step in the angles of `der`'s chart, at most
-    /// [`MAX_STEP`] long.
-    fn step(der: &Derivatives) -> Vector2<f64> {
+    /// [`MAX_STEP`] long, and whether it is the plain Newton step (Hessian positive definite, not
+    /// shortened).
+    fn step(der: &Derivatives) -> (Vector2<f64>, bool) {
         let g = der.gradient;
         let h = der.hessian;
         let newton = if h[(0, 0)] > 0.0 && h.determinant() > 0.0 {
@@ -129,6 +145,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         } else {
             None
         };
+        let is_newton = newton.is_some();
         let step = newton.unwrap_or_else(|| {
             // Levenberg-Marquardt on the positive semi-definite Gauss-Newton model.
             let gn = der.gauss_newton;
@@ -140,27 +157,54 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         });
         let len = step.norm();
         if len > MAX_STEP {
-            step * (MAX_STEP / len)
+            (step * (MAX_STEP / len), false)
         } else if len.is_finite() {
-            step
+            (step, is_newton)
         } else {
-            Vector2::zeros()
+            (Vector2::zeros(), false)
         }
     }
 
     /// Newton + Levenberg-Marquardt with a backtracking line search from `start`, checking the
     /// exclusion test of eq. (12) at every direction it evaluates. Adds the iterations it takes to
     /// `iterations`.
-    fn descend(&self, start: Points, iterations: &mut u32) -> Descent {
-        if start.support_gap() > 0.0 {
-            return Descent::Excluded(start);
-        }
-        let mut der = self.derivatives(start.c);
+    fn descend(&self, start: Start, iterations: &mut u32) -> Descent {
+        let mut der = match start {
+            Start::Points(points) => {
+                if points.support_gap() > 0.0 {
+                    return Descent::Excluded(points);
+                }
+                self.derivatives(points.c)
+            }
+            Start::Derivatives(c) => {
+                let der = self.derivatives(c);
+                if der.points.support_gap() > 0.0 {
+                    return Descent::Excluded(der.points);
+                }
+                der
+            }
+        };
+        // The length of the last step if it was a plain Newton step taken in full.
+        let mut previous_newton = f64::INFINITY;
+        // The pair's length scale, for the point error of a direction error.
+        let size = self.translation.norm();
         for _ in 0..MAX_ITERATIONS {
-            let step = Self::step(&der);
+            let (step, is_newton) = Self::step(&der);
             let len = step.norm();
             *iterations += 1;
-            if len <= STEP_TOLERANCE {
+            // Converged: the step is below the tolerance, or this and the last are plain Newton
+            // steps, this one small, and the error left after it, predicted from Newton's
+            // quadratic convergence (`e_next ~ C len^2`, with `C` read off this step and the
+            // last, `len ~ C previous^2`, and taken at least 1), is below the tolerance.
+            // The error is wanted small in the points too: a direction error moves them by up
+            // to the largest radius of curvature of A - B (`sqrt` of half the Gauss-Newton
+            // matrix's trace bounds it), which is huge on the flat faces of box-like bodies.
+            let predicted = len * len * (len / (previous_newton * previous_newton)).max(1.0);
+            let curvature_radius = (0.5 * der.gauss_newton.trace()).sqrt();
+            let quadratic = is_newton
+                && len <= QUADRATIC_STOP
+                && predicted * (1.0 + curvature_radius / size) <= STEP_TOLERANCE;
+            if len <= STEP_TOLERANCE || quadratic {
                 let end = if len > 0.0 {
                     self.points(der.chart.direction(step.x, step.y))
                 } else {
@@ -168,6 +212,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 };
                 return Self::converged(end, &der);
             }
+            previous_newton = f64::INFINITY;
             // Full step: evaluated with derivatives, which the next iteration reuses.
             let full = self.derivatives(der.chart.direction(step.x, step.y));
             if full.points.support_gap() > 0.0 {
@@ -177,6 +222,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             let slope = der.gradient.dot(&step);
             if full.points.f() <= f0 + 1e-4 * slope {
                 der = full;
+                if is_newton {
+                    previous_newton = len;
+                }
                 continue;
             }
             // Backtracking on the halved step (points only), then derivatives at the accepted one.
@@ -229,7 +277,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// is kept when [`Self::trusted`]; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] directions of [`restart::ranked`] and keeps the shallowest
     /// converged answer whose overlap is certified, or stops at the first exclusion.
-    pub fn solve(&self, start: Vector3<f64>) -> Result<Solution> {
+    pub fn solve(&self, start: Vector3<f64>, eager: bool) -> Result<Solution> {
         let mut solution = Solution {
             contact: Contact::from_points(
                 Vector3::zeros(),
@@ -250,7 +298,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 *best = Some(points);
             }
         };
-        match self.descend(self.points(start), &mut solution.iterations) {
+        let first = if eager {
+            Start::Derivatives(start)
+        } else {
+            Start::Points(self.points(start))
+        };
+        match self.descend(first, &mut solution.iterations) {
             Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
             Descent::Converged { points, sharpness } => {
                 if self.trusted(&points, sharpness) {
@@ -270,7 +323,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         for candidate in candidates.into_iter().take(GLOBAL_STARTS) {
             solution.restarts += 1;
-            match self.descend(candidate, &mut solution.iterations) {
+            match self.descend(Start::Points(candidate), &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
                 Descent::Converged { points, .. } => {
                     if !self.both_inside(&points) {
@@ -322,6 +375,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 /// The first start direction is the previous step's contact direction kept in `warm` (A's body
 /// frame), or, for a new pair, the centre line A -> B (the paper's initial guess, `alpha = 0` in
 /// eq. (6)); concentric centres with no history start along A's x axis.
+///
+/// The kernel's warm data: `data[0..3]` the last contact direction (unit, A's body frame),
+/// `data[3]` 1 if the pair touched at the last query, else 0.
 pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
     b: &B,
@@ -344,8 +400,12 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     } else {
         Vector3::x()
     };
-    let mut solution = bodies.solve(start)?;
+    // A pair that touched at the last step most likely still does: the Newton derivatives at the
+    // start direction are wanted anyway, so the points alone are not evaluated first.
+    let eager = warm_started && warm.data[3] > 0.5;
+    let mut solution = bodies.solve(start, eager)?;
     solution.contact.warm_started = warm_started;
     warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
+    warm.data[3] = if solution.contact.touching { 1.0 } else { 0.0 };
     Ok(solution)
 }

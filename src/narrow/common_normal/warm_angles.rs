@@ -48,7 +48,9 @@ pub fn angles_from_warm(
 
 /// A warm state whose contact direction has the angles `(alpha1, alpha2)` (radians) of eq. (6) in
 /// the frame of the pair at `pose_a`, `pose_b`: what a host that keeps only the paper's two angles
-/// in its contact history passes to the next query. `size` as in [`angles_from_warm`].
+/// in its contact history passes to the next query. `size` as in [`angles_from_warm`]. The state
+/// is marked touching (hosts keep angles for lasting contacts), so the next query starts Newton
+/// at once.
 pub fn warm_from_angles(
     alpha1: f64,
     alpha2: f64,
@@ -62,6 +64,7 @@ pub fn warm_from_angles(
     let mut warm = WarmState::cold();
     warm.claim(KERNEL);
     warm.data[..3].copy_from_slice(local.as_slice());
+    warm.data[3] = 1.0;
     Ok(warm)
 }
 

@@ -100,7 +100,7 @@ fn sgn(c: f64) -> f64 {
 /// Returns `(u, v, dual_norm)`. With `t = min/max <= 1` the dual norm is `max * s^(1/(2 delta))`,
 /// `s = 1 + t^(2 delta) = 1 + t * t^beta`, and the point is `(s^(1/(2 delta)) / s) * (1, t^beta)`
 /// (larger component first), using `x^(-beta) = x / x^(2 delta)` with `2 delta = beta + 1`.
-/// Two `powf`, two divisions; every intermediate lies in [0, 2], so nothing overflows or
+/// Two `powf` (none for the ellipse, `beta = 1`: a square root), two divisions; every intermediate lies in [0, 2], so nothing overflows or
 /// underflows harmfully. `(0, 0)` gives `(0, 0, 0)`.
 #[inline]
 fn superellipse_support(a: f64, b: f64, beta: f64, inv_dual_exp: f64) -> (f64, f64, f64) {
@@ -109,9 +109,15 @@ fn superellipse_support(a: f64, b: f64, beta: f64, inv_dual_exp: f64) -> (f64, f
         return (0.0, 0.0, 0.0);
     }
     let t = small / big;
-    let t_beta = t.powf(beta);
-    let s = 1.0 + t * t_beta;
-    let dual_rel = s.powf(inv_dual_exp);
+    // The ellipse (eps = 1: beta = 1, root 1/2) takes no powf.
+    let (t_beta, s, dual_rel) = if beta == 1.0 {
+        let s = 1.0 + t * t;
+        (t, s, s.sqrt())
+    } else {
+        let t_beta = t.powf(beta);
+        let s = 1.0 + t * t_beta;
+        (t_beta, s, s.powf(inv_dual_exp))
+    };
     let c = dual_rel / s;
     let (u_big, u_small) = (c, t_beta * c);
     let dual = big * dual_rel;
@@ -416,7 +422,12 @@ fn scaled_p_norm(a: f64, b: f64, p: f64) -> f64 {
     if big == 0.0 {
         return 0.0;
     }
-    big * (1.0 + (small / big).powf(p)).powf(1.0 / p)
+    let t = small / big;
+    if p == 2.0 {
+        big * (1.0 + t * t).sqrt()
+    } else {
+        big * (1.0 + t.powf(p)).powf(1.0 / p)
+    }
 }
 
 mod derivatives;
