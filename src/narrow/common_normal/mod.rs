@@ -65,6 +65,16 @@ const STEP_TOLERANCE: f64 = 1e-11;
 /// direction, is then off by the square of that).
 const QUADRATIC_STOP: f64 = 1e-5;
 
+/// The direction error (rad, scaled by `1 +` the curvature radius of A - B over the centre
+/// distance) a descent may stop at without another Newton step, when Newton's quadratic model
+/// predicts it: far below what moves the depth (its square) or the points (their lateral error
+/// is this times the centre distance).
+const PREDICTED_TOLERANCE: f64 = 1e-9;
+
+/// The largest change of the contact direction between two steps (chord of the unit vectors)
+/// that a warm start extrapolates.
+pub const EXTRAPOLATE: f64 = 0.05;
+
 /// Slack of the inside test of a converged contact point: the gauge of the other body may exceed 1
 /// by this much (rounding of a point that lies on both surfaces at a vanishing depth).
 const INSIDE_TOLERANCE: f64 = 1e-9;
@@ -195,15 +205,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // Converged: the step is below the tolerance, or this and the last are plain Newton
             // steps, this one small, and the error left after it, predicted from Newton's
             // quadratic convergence (`e_next ~ C len^2`, with `C` read off this step and the
-            // last, `len ~ C previous^2`, and taken at least 1), is below the tolerance.
+            // last, `len ~ C previous^2`, and taken at least 1, or 10 on the first step), is
+            // below the tolerance.
             // The error is wanted small in the points too: a direction error moves them by up
             // to the largest radius of curvature of A - B (`sqrt` of half the Gauss-Newton
             // matrix's trace bounds it), which is huge on the flat faces of box-like bodies.
-            let predicted = len * len * (len / (previous_newton * previous_newton)).max(1.0);
+            let c_floor = if previous_newton.is_finite() { 1.0 } else { 10.0 };
+            let predicted = len * len * (len / (previous_newton * previous_newton)).max(c_floor);
             let curvature_radius = (0.5 * der.gauss_newton.trace()).sqrt();
             let quadratic = is_newton
                 && len <= QUADRATIC_STOP
-                && predicted * (1.0 + curvature_radius / size) <= STEP_TOLERANCE;
+                && predicted * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE;
             if len <= STEP_TOLERANCE || quadratic {
                 let end = if len > 0.0 {
                     self.points(der.chart.direction(step.x, step.y))
@@ -377,7 +389,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 /// eq. (6)); concentric centres with no history start along A's x axis.
 ///
 /// The kernel's warm data: `data[0..3]` the last contact direction (unit, A's body frame),
-/// `data[3]` 1 if the pair touched at the last query, else 0.
+/// `data[3]` 1 if the pair touched at the last query, else 0; `data[4..8]` the same of the query
+/// before. After two touching queries the start is the last direction extrapolated by its last
+/// change (when that change is below [`EXTRAPOLATE`]).
 pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
     b: &B,
@@ -392,9 +406,18 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
         translation: relative.position,
     };
     let previous = Vector3::new(warm.data[0], warm.data[1], warm.data[2]);
+    let before = Vector3::new(warm.data[4], warm.data[5], warm.data[6]);
     let distance = relative.position.norm();
     let start = if warm_started && previous.norm_squared() > 0.5 {
-        previous / previous.norm()
+        let c = previous / previous.norm();
+        // Two touching steps in a row: extrapolate the direction's motion linearly, which leaves
+        // an error of the order of its change between steps squared instead of the change.
+        let turn = c - before;
+        if warm.data[3] > 0.5 && warm.data[7] > 0.5 && turn.norm() < EXTRAPOLATE {
+            (c + turn).normalize()
+        } else {
+            c
+        }
     } else if distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius()) {
         relative.position / distance
     } else {
@@ -405,6 +428,7 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     let eager = warm_started && warm.data[3] > 0.5;
     let mut solution = bodies.solve(start, eager)?;
     solution.contact.warm_started = warm_started;
+    warm.data.copy_within(0..4, 4);
     warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
     warm.data[3] = if solution.contact.touching { 1.0 } else { 0.0 };
     Ok(solution)
