@@ -75,6 +75,14 @@ const PREDICTED_TOLERANCE: f64 = 1e-9;
 /// that a warm start extrapolates.
 pub const EXTRAPOLATE: f64 = 0.05;
 
+/// The residual of condition (5)_3 (`d` parallel to `c`, relative to `1 + |d|`) below which an
+/// answer counts as a common normal without polishing (`Bodies::polish`).
+const COMMON_NORMAL_TOLERANCE: f64 = 1e-10;
+
+/// Relative rounding of a support gap (a difference of coordinates of the size of the centre
+/// distance).
+const ROUNDING: f64 = 1e-15;
+
 /// Slack of the inside test of a converged contact point: the gauge of the other body may exceed 1
 /// by this much (rounding of a point that lies on both surfaces at a vanishing depth).
 const INSIDE_TOLERANCE: f64 = 1e-9;
@@ -210,7 +218,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // The error is wanted small in the points too: a direction error moves them by up
             // to the largest radius of curvature of A - B (`sqrt` of half the Gauss-Newton
             // matrix's trace bounds it), which is huge on the flat faces of box-like bodies.
-            let c_floor = if previous_newton.is_finite() { 1.0 } else { 10.0 };
+            let c_floor = if previous_newton.is_finite() {
+                1.0
+            } else {
+                10.0
+            };
             let predicted = len * len * (len / (previous_newton * previous_newton)).max(c_floor);
             let curvature_radius = (0.5 * der.gauss_newton.trace()).sqrt();
             let quadratic = is_newton
@@ -319,7 +331,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
             Descent::Converged { points, sharpness } => {
                 if self.trusted(&points, sharpness) {
-                    return Ok(self.finish(solution, points, false));
+                    return Ok(match self.polish(points, &mut solution.iterations) {
+                        Ok(points) => self.finish(solution, points, false),
+                        Err(excluded) => self.finish(solution, excluded, true),
+                    });
                 }
                 if !self.both_inside(&points) {
                     solution.local_minima += 1;
@@ -353,6 +368,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 solution.restarts, solution.iterations
             )));
         };
+        let best = match self.polish(best, &mut solution.iterations) {
+            Ok(points) => points,
+            Err(excluded) => return Ok(self.finish(solution, excluded, true)),
+        };
         if self.overlap_certified(&best) {
             return Ok(self.finish(solution, best, false));
         }
@@ -366,6 +385,87 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             Gjk::Intersecting | Gjk::Undecided => Ok(self.finish(solution, best, false)),
         }
+    }
+
+    /// Makes `start` a true common normal where the descent on `f` could not: Newton ascent of
+    /// the support gap `g = c . d` (`Err`: a direction that proves the bodies apart).
+    ///
+    /// Where a body is nearly pointed or edged (`eps` near 2), its point-with-normal map is almost
+    /// constant over a cone of normals (`J ~ 0`): `f` is flat there, its gradient
+    /// `-2 M_t d_t` vanishes although `d` is not parallel to `c`, and the descent stops on a
+    /// point that is no common normal. The gap `g` still has the gradient `d_t` (the tangential
+    /// part of `d`) and the Hessian `-(M_t + g I)`, so it climbs to where `d_t = 0`: a common
+    /// normal, with less overlap than where it started. Levenberg-Marquardt keeps each step
+    /// uphill where that Hessian is not negative definite; Armijo backtracking on `g`.
+    fn polish(&self, start: Points, iterations: &mut u32) -> std::result::Result<Points, Points> {
+        if Self::common_normal_residual(&start) <= COMMON_NORMAL_TOLERANCE {
+            return Ok(start);
+        }
+        let mut der = self.derivatives(start.c);
+        for _ in 0..MAX_ITERATIONS {
+            let p = der.points;
+            if Self::common_normal_residual(&p) <= COMMON_NORMAL_TOLERANCE {
+                break;
+            }
+            let g = p.support_gap();
+            let grad = Vector2::new(der.chart.e2.dot(&p.d), der.chart.e3.dot(&p.d));
+            // -Hessian of g; shifted until positive definite.
+            let a = der.tangent_curvature + Matrix2::identity() * g;
+            let half_trace = 0.5 * a.trace();
+            let disc = (0.25 * (a[(0, 0)] - a[(1, 1)]).powi(2) + a[(0, 1)].powi(2)).sqrt();
+            let smallest = half_trace - disc;
+            let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
+            let shift = if smallest < floor {
+                floor - smallest
+            } else {
+                0.0
+            };
+            let mut step = (a + Matrix2::identity() * shift)
+                .lu()
+                .solve(&grad)
+                .unwrap_or(grad);
+            let len = step.norm();
+            if !(len > STEP_TOLERANCE) {
+                break;
+            }
+            if len > MAX_STEP {
+                step *= MAX_STEP / len;
+            }
+            *iterations += 1;
+            let slope = grad.dot(&step);
+            let mut scale = 1.0;
+            let mut accepted = None;
+            while scale * len > STEP_TOLERANCE {
+                let s = step * scale;
+                let trial = self.points(der.chart.direction(s.x, s.y));
+                if trial.support_gap() > 0.0 {
+                    return Err(trial);
+                }
+                // Uphill by Armijo's rule, or, where the step is too short to move `g` above
+                // its rounding, level within rounding and closer to a common normal.
+                let level = trial.support_gap() >= g - ROUNDING * (1.0 + self.translation.norm());
+                if trial.support_gap() >= g + 1e-4 * scale * slope
+                    || (level
+                        && Self::common_normal_residual(&trial) < Self::common_normal_residual(&p))
+                {
+                    accepted = Some(trial);
+                    break;
+                }
+                scale *= 0.5;
+            }
+            match accepted {
+                Some(trial) => der = self.derivatives(trial.c),
+                None => break,
+            }
+        }
+        Ok(der.points)
+    }
+
+    /// How far `points` are from a common normal: the part of `d` across `c`, relative to
+    /// `1 + |d|` (0 at an exact common normal, condition (5)_3).
+    fn common_normal_residual(points: &Points) -> f64 {
+        let d = points.d;
+        (d - points.c * points.c.dot(&d)).norm() / (1.0 + d.norm())
     }
 
     /// The solution for the final points.

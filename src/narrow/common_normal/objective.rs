@@ -63,6 +63,10 @@ pub struct Derivatives {
     /// The Gauss-Newton part `2 d_i . d_j` of the Hessian: positive semi-definite, the
     /// Levenberg-Marquardt fallback's model.
     pub gauss_newton: Matrix2<f64>,
+    /// `M_t = e_(i+1)^T M e_(j+1)`: the curvature-radius matrix of the Minkowski difference A - B
+    /// on the tangent plane (`M = J_A + R J_B R^T`), positive semi-definite. The support gap
+    /// `g = c . d` has gradient `(e2 . d, e3 . d)` and Hessian `-(M_t + g I)` in the chart.
+    pub tangent_curvature: Matrix2<f64>,
 }
 
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
@@ -128,12 +132,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             2.0 * k23,
             2.0 * k(&chart.e3, &b3, &chart.e3, &b3),
         );
+        let m23 = 0.5 * (chart.e2.dot(&m3) + chart.e3.dot(&m2));
         Derivatives {
             points,
             chart,
             gradient,
             hessian: gauss_newton + curvature,
             gauss_newton,
+            tangent_curvature: Matrix2::new(chart.e2.dot(&m2), m23, m23, chart.e3.dot(&m3)),
         }
     }
 }
