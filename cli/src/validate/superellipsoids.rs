@@ -7,7 +7,9 @@
 //! * series 1 (separated): a pair reported touching is wrong;
 //! * series 2 (penetrating): the answer must be the constructed common normal (depth within 1e-6
 //!   relative) or a shallower true common normal (`d` parallel to `c`; the constructed depth is only
-//!   an upper bound of the minimum translation distance). A deeper answer is wrong. A pair reported
+//!   an upper bound of the minimum translation distance), or, where a nearly flat face makes that
+//!   condition unreachable in double precision, a shallower local maximum of the support gap
+//!   (counted apart, "at a kink"). A deeper answer is wrong. A pair reported
 //!   apart is wrong unless its separating plane holds when re-checked through the paper's own route
 //!   (eq. (4) then eq. (2), independent of the kernel's closed form): then the construction's
 //!   common normal did not make the bodies overlap (sharp tips can pass each other) and the pair is
@@ -40,6 +42,7 @@ pub struct Stats {
     wrong: MustBeZero,
     not_overlapping: u64,
     shallower: u64,
+    kinked: u64,
     max_shallower: f64,
     depth_error: (f64, f64),
     point_error: (f64, f64),
@@ -66,6 +69,7 @@ impl Stats {
         self.wrong.0 += o.wrong.0;
         self.not_overlapping += o.not_overlapping;
         self.shallower += o.shallower;
+        self.kinked += o.kinked;
         self.max_shallower = self.max_shallower.max(o.max_shallower);
         for (a, b) in [
             (&mut self.depth_error, o.depth_error),
@@ -107,6 +111,37 @@ fn gap_by_angles(p: &SuperellipsoidPair, n: &Vector3<f64>) -> f64 {
     n.dot(&(pb - pa))
 }
 
+/// Whether no direction near `n` (A's frame) has a larger support gap (less overlap) than `n`,
+/// probed at angles 1e-7 to 1e-3 in eight tangent directions through the paper's route
+/// ([`gap_by_angles`]), up to the rounding of a gap.
+///
+/// At a smooth common normal this holds when it is the locally shallowest one. It is what still
+/// certifies an answer where a box-like body (`eps` near 0.1) makes condition (5)_3 unreachable
+/// in double precision: its point-with-normal map goes as `|n_i|^(eps/(2-eps))` near a face
+/// normal, so a rounding of `1e-16` in the direction moves the point across a good part of the
+/// face, and `d` cannot be made parallel to `c` to better than that; the support gap, a maximum
+/// at the face's kink, is as exact as elsewhere.
+fn locally_shallowest(p: &SuperellipsoidPair, n: &Vector3<f64>) -> bool {
+    let n = n.normalize();
+    let gap = gap_by_angles(p, &n);
+    let tolerance = 1e-12 * (1.0 + p.pose_b.position.norm());
+    let helper = if n.x.abs() < 0.6 {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let e2 = n.cross(&helper).normalize();
+    let e3 = n.cross(&e2);
+    [1e-7, 1e-5, 1e-3].iter().all(|&angle| {
+        (0..8).all(|k| {
+            let phi = k as f64 * std::f64::consts::FRAC_PI_4;
+            let u = e2 * phi.cos() + e3 * phi.sin();
+            let probe = (n + u * angle).normalize();
+            gap_by_angles(p, &probe) <= gap + tolerance
+        })
+    })
+}
+
 /// Runs one pair and records it.
 fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
     s.pairs += 1;
@@ -138,10 +173,15 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
             let depth = -p.signed_gap;
             let relative = (c.penetration - depth) / depth;
             if relative < -DEPTH_TOLERANCE {
-                // Shallower: must be a true common normal (d parallel to c).
+                // Shallower: must be a true common normal (d parallel to c), or, where a nearly
+                // flat face puts it beyond double precision, a local maximum of the support gap.
                 let d = c.point_b - c.point_a;
                 let tangential = (d - c.normal * d.dot(&c.normal)).norm();
-                s.wrong.count(tangential > 1e-9 * (1.0 + d.norm()));
+                if tangential > 1e-9 * (1.0 + d.norm()) {
+                    let kink = locally_shallowest(p, &c.normal);
+                    s.kinked += kink as u64;
+                    s.wrong.count(!kink);
+                }
                 s.shallower += 1;
                 s.max_shallower = s.max_shallower.max(-relative);
             } else if relative > DEPTH_TOLERANCE {
@@ -350,7 +390,7 @@ pub fn validate(options: &Options) -> Outcome {
             per_million(s2.local_minima, s2.pairs),
             or_dash(p.map(|p| p.4), |v| format!("{v:.0}")),
             s2.max_restarts.to_string(),
-            s2.shallower.to_string(),
+            format!("{} ({} at a kink)", s2.shallower, s2.kinked),
             sci(s2.max_shallower),
             s2.not_overlapping.to_string(),
             s2.wrong.0.to_string(),
@@ -374,8 +414,10 @@ pub fn validate(options: &Options) -> Outcome {
     report += &t3.render();
     report += "\nwrong: series 1 reported touching; series 2 reported apart without a real \
                separating plane, deeper than the construction by more than 1e-6 relative, or a \
-               shallower answer that is not a common normal. \"not overlapping\": the constructed \
-               common normal did not make the bodies overlap (a separating plane exists).\n";
+               shallower answer that is neither a common normal (|d x c| <= 1e-9 (1 + |d|)) nor a \
+               local maximum of the support gap (\"at a kink\": a nearly flat face puts the common \
+               normal beyond double precision). \"not overlapping\": the constructed common normal \
+               did not make the bodies overlap (a separating plane exists).\n";
     if let Some(dir) = &options.figures {
         let curves = |series: usize| -> Vec<(String, Vec<f64>)> {
             results

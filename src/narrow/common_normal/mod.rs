@@ -425,7 +425,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 .solve(&grad)
                 .unwrap_or(grad);
             let len = step.norm();
-            if !(len > STEP_TOLERANCE) {
+            if len.is_nan() || len <= STEP_TOLERANCE {
                 break;
             }
             if len > MAX_STEP {
@@ -458,7 +458,54 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 None => break,
             }
         }
-        Ok(der.points)
+        if Self::common_normal_residual(&der.points) <= COMMON_NORMAL_TOLERANCE {
+            return Ok(der.points);
+        }
+        self.compass_search(der.points, iterations)
+    }
+
+    /// A derivative-free local maximum of the support gap from `start` (`Err`: a direction that
+    /// proves the bodies apart): compass search over eight tangent directions, moving to the best
+    /// probe that raises the gap beyond rounding, halving the angle when none does, from 1e-2 rad
+    /// down to 1e-9 rad.
+    ///
+    /// The last resort of [`Self::polish`], for the rare answers Newton cannot make a common
+    /// normal: where a body is box-like enough (`eps` near 0.1) that `d` cannot be made parallel
+    /// to `c` in double precision, the answer is the local maximum of the gap at the face's kink,
+    /// to the final probe angle.
+    fn compass_search(
+        &self,
+        start: Points,
+        iterations: &mut u32,
+    ) -> std::result::Result<Points, Points> {
+        let rounding = ROUNDING * (1.0 + self.translation.norm());
+        let mut best = start;
+        let mut angle = 1e-2;
+        let mut moves = 0;
+        while angle >= 1e-9 && moves < 4 * MAX_ITERATIONS {
+            let chart = Chart::new(best.c);
+            let mut improved: Option<Points> = None;
+            for k in 0..8 {
+                let phi = k as f64 * std::f64::consts::FRAC_PI_4;
+                let trial = self.points(chart.direction(angle * phi.cos(), angle * phi.sin()));
+                if trial.support_gap() > 0.0 {
+                    return Err(trial);
+                }
+                let bar = improved.map_or(best.support_gap() + rounding, |p| p.support_gap());
+                if trial.support_gap() > bar {
+                    improved = Some(trial);
+                }
+            }
+            match improved {
+                Some(p) => {
+                    best = p;
+                    moves += 1;
+                    *iterations += 1;
+                }
+                None => angle *= 0.5,
+            }
+        }
+        Ok(best)
     }
 
     /// How far `points` are from a common normal: the part of `d` across `c`, relative to
