@@ -100,7 +100,7 @@ fn sgn(c: f64) -> f64 {
 /// Returns `(u, v, dual_norm)`. With `t = min/max <= 1` the dual norm is `max * s^(1/(2 delta))`,
 /// `s = 1 + t^(2 delta) = 1 + t * t^beta`, and the point is `(s^(1/(2 delta)) / s) * (1, t^beta)`
 /// (larger component first), using `x^(-beta) = x / x^(2 delta)` with `2 delta = beta + 1`.
-/// Two `powf` (none for the ellipse, `beta = 1`: a square root), two divisions; every intermediate lies in [0, 2], so nothing overflows or
+/// Two powers ([`fast_pow::pow`]; none for the ellipse, `beta = 1`: a square root), two divisions; every intermediate lies in [0, 2], so nothing overflows or
 /// underflows harmfully. `(0, 0)` gives `(0, 0, 0)`.
 #[inline]
 fn superellipse_support(a: f64, b: f64, beta: f64, inv_dual_exp: f64) -> (f64, f64, f64) {
@@ -109,14 +109,14 @@ fn superellipse_support(a: f64, b: f64, beta: f64, inv_dual_exp: f64) -> (f64, f
         return (0.0, 0.0, 0.0);
     }
     let t = small / big;
-    // The ellipse (eps = 1: beta = 1, root 1/2) takes no powf.
+    // The ellipse (eps = 1: beta = 1, root 1/2) takes no power.
     let (t_beta, s, dual_rel) = if beta == 1.0 {
         let s = 1.0 + t * t;
         (t, s, s.sqrt())
     } else {
-        let t_beta = t.powf(beta);
+        let t_beta = fast_pow::pow(t, beta);
         let s = 1.0 + t * t_beta;
-        (t_beta, s, s.powf(inv_dual_exp))
+        (t_beta, s, fast_pow::pow(s, inv_dual_exp))
     };
     let c = dual_rel / s;
     let (u_big, u_small) = (c, t_beta * c);
@@ -415,7 +415,7 @@ impl Superellipsoid {
 }
 
 /// `(a^p + b^p)^(1/p)` for `a, b >= 0`, `p > 1`, with the larger value factored out so that it
-/// never overflows or underflows (2 `powf`).
+/// never overflows or underflows (2 powers, [`fast_pow::pow`]).
 #[inline]
 fn scaled_p_norm(a: f64, b: f64, p: f64) -> f64 {
     let (big, small) = if a >= b { (a, b) } else { (b, a) };
@@ -426,11 +426,12 @@ fn scaled_p_norm(a: f64, b: f64, p: f64) -> f64 {
     if p == 2.0 {
         big * (1.0 + t * t).sqrt()
     } else {
-        big * (1.0 + t.powf(p)).powf(1.0 / p)
+        big * fast_pow::pow(1.0 + fast_pow::pow(t, p), 1.0 / p)
     }
 }
 
 mod derivatives;
+mod fast_pow;
 
 pub use derivatives::PointDerivatives;
 
