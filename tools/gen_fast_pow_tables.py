@@ -128,7 +128,8 @@ print(f"// Max |error| of the rounded log2 polynomial on that r range (dense gri
 print(f"// Max relative error of the rounded exp2 polynomial on |f| <= {mp.nstr(FMAX, 4)}: {mp.nstr(exp_err, 3)}.")
 print("")
 print("/// `1/ln 2` rounded to nearest: the linear coefficient of `log2(1 + r)`.")
-print(f"const C1: f64 = {rust_f64(c1)};")
+assert rust_f64(c1) == "1.4426950408889634", "1/ln 2 rounds to std's LOG2_E"
+print("const C1: f64 = std::f64::consts::LOG2_E;")
 for deg, c in zip(range(LOG_DEG, 1, -1), gpoly):
     print(f"/// Coefficient of `r^{deg}` in the degree-{LOG_DEG} fit of `log2(1 + r)` on the `r` range above")
     print(f"/// (Chebyshev fit of `(log2(1 + r) - r/ln 2)/r^2`; error of the whole polynomial {mp.nstr(log_err, 2)}).")

@@ -92,7 +92,10 @@ const W_HI_LIMIT: f64 = 1020.0 * N_EXP;
 /// `x` or non-positive `y` fall back to `f64::powf` (a cold path).
 #[inline]
 pub fn pow(x: f64, y: f64) -> f64 {
-    debug_assert!(!(x < 0.0), "fast_pow::pow needs x >= 0 (got {x})");
+    debug_assert!(
+        x >= 0.0 || x.is_nan(),
+        "fast_pow::pow needs x >= 0 (got {x})"
+    );
     debug_assert!(y > 0.0, "fast_pow::pow needs y > 0 (got {y})");
     let ix = x.to_bits();
     // One unsigned comparison each: x positive, normal and finite; y in (0, Y_MAX].
@@ -102,7 +105,7 @@ pub fn pow(x: f64, y: f64) -> f64 {
         return pow_special(x, y);
     }
     let red = reduce(ix, 0, y);
-    if !(red.w_hi.abs() < W_HI_LIMIT) {
+    if red.w_hi.abs() >= W_HI_LIMIT || red.w_hi.is_nan() {
         return pow_wide(ix, 0, y);
     }
     exp2_scaled(red.n_bits, red.f, 0)
@@ -227,7 +230,7 @@ fn pow_special(x: f64, y: f64) -> f64 {
 // Max relative error of the rounded exp2 polynomial on |f| <= 0.5999: 3.78e-16.
 
 /// `1/ln 2` rounded to nearest: the linear coefficient of `log2(1 + r)`.
-const C1: f64 = 1.4426950408889634;
+const C1: f64 = std::f64::consts::LOG2_E;
 /// Coefficient of `r^6` in the degree-6 fit of `log2(1 + r)` on the `r` range above
 /// (Chebyshev fit of `(log2(1 + r) - r/ln 2)/r^2`; error of the whole polynomial 2.5e-19).
 const C6: f64 = -0.2404525737845047;
