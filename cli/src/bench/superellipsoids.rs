@@ -12,6 +12,7 @@ use demcontact::narrow::collide;
 use demcontact::{Contact, Pose, Shape, WarmState};
 use parry3d_f64::math::{Pose as ParryPose, Vector};
 use std::hint::black_box;
+use std::time::Instant;
 
 /// Pairs per series.
 pub const PAIRS: usize = 4096;
@@ -21,6 +22,8 @@ pub const SEQUENCES: usize = 64;
 pub const STEPS: usize = 100;
 /// Rotation of the contact direction and of B per step (rad).
 pub const TURN: f64 = 1e-3;
+/// Passes of the per-query timing (each query's fastest pass is kept).
+pub const PER_QUERY_PASSES: usize = 5;
 
 /// One workload: pairs as our shapes and poses, as parry shapes and relative poses, with the exact
 /// signed gaps, cut into runs that share a warm state (a run of one: cold queries).
@@ -98,6 +101,33 @@ impl Workload {
             out.push(collide(a, &origin, b, pose_b, Some(&mut state)).ok());
         }
         out
+    }
+
+    /// The median over the pairs of each cold query's own time (ns; each query timed alone in
+    /// `passes` passes, its fastest kept), ours and parry's: the typical query, where the
+    /// per-pass means of [`median_ns`] are pulled up by the few expensive ones. Each time includes
+    /// two clock reads (~25 ns on this machine).
+    pub fn per_query_medians(&self, passes: usize) -> (f64, f64) {
+        let origin = Pose::identity();
+        let mut ours = vec![f64::INFINITY; self.len()];
+        let mut parry = vec![f64::INFINITY; self.len()];
+        for _ in 0..passes {
+            for (i, (a, b, pose_b)) in self.ours.iter().enumerate() {
+                let start = Instant::now();
+                black_box(collide(a, &origin, b, pose_b, None).ok());
+                ours[i] = ours[i].min(start.elapsed().as_nanos() as f64);
+            }
+            for (i, (a, b, pos12)) in self.parry.iter().enumerate() {
+                let start = Instant::now();
+                black_box(parry_support_contact(a, b, pos12, 0.0, None));
+                parry[i] = parry[i].min(start.elapsed().as_nanos() as f64);
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        (median(&mut ours), median(&mut parry))
     }
 
     /// parry's answers `(distance, normal)`; when `warm`, GJK starts from the previous step's normal.
@@ -229,5 +259,16 @@ pub fn bench(options: &Options) -> Table {
         &dem,
         true,
     );
+    for (name, w) in [("series 1", &series1), ("series 2", &series2)] {
+        let (ours, parry) = w.per_query_medians(samples.min(PER_QUERY_PASSES));
+        t.row(vec![
+            format!("{name}: median of each query timed alone (incl. ~25 ns clock reads)"),
+            ns(ours),
+            ns(parry),
+            format!("{:.1}x", parry / ours),
+            String::new(),
+            String::new(),
+        ]);
+    }
     t
 }
