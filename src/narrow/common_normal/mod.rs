@@ -256,27 +256,41 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 continue;
             }
             // Backtracking on the halved step (points only), then derivatives at the accepted one.
-            let mut scale = 0.5;
-            let mut accepted = None;
-            while scale * len > STEP_TOLERANCE {
-                let s = step * scale;
-                let trial = self.points(der.chart.direction(s.x, s.y));
-                if trial.support_gap() > 0.0 {
-                    return Descent::Excluded(trial);
-                }
-                if trial.f() <= f0 + 1e-4 * scale * slope {
-                    accepted = Some(trial);
-                    break;
-                }
-                scale *= 0.5;
-            }
-            match accepted {
-                Some(trial) => der = self.derivatives(trial.c),
+            let armijo = |trial: &Points, scale: f64| trial.f() <= f0 + 1e-4 * scale * slope;
+            match self.backtrack(&der.chart, step, 0.5, armijo) {
+                Err(excluded) => return Descent::Excluded(excluded),
+                Ok(Some(trial)) => der = self.derivatives(trial.c),
                 // No decrease along a descent direction: f is at its rounding floor.
-                None => return Self::converged(der.points, &der),
+                Ok(None) => return Self::converged(der.points, &der),
             }
         }
         Descent::Stalled(der.points)
+    }
+
+    /// Backtracking along `step` in `chart`'s angles from `scale`, halving it down to
+    /// [`STEP_TOLERANCE`], until `accept(points, scale)` holds (`Ok(None)`: it never did). The
+    /// exclusion test of eq. (12) runs on every trial (`Err`: the points that prove the bodies
+    /// apart).
+    fn backtrack(
+        &self,
+        chart: &Chart,
+        step: Vector2<f64>,
+        mut scale: f64,
+        accept: impl Fn(&Points, f64) -> bool,
+    ) -> std::result::Result<Option<Points>, Points> {
+        let len = step.norm();
+        while scale * len > STEP_TOLERANCE {
+            let s = step * scale;
+            let trial = self.points(chart.direction(s.x, s.y));
+            if trial.support_gap() > 0.0 {
+                return Err(trial);
+            }
+            if accept(&trial, scale) {
+                return Ok(Some(trial));
+            }
+            scale *= 0.5;
+        }
+        Ok(None)
     }
 
     /// One cheap ascent step of the support gap from `points`, tried for exclusion only: the
@@ -300,8 +314,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         // The Gauss-Newton matrix is 2 M_t^2 (M maps the tangent plane into itself).
         let gn = der.gauss_newton * 0.5;
-        let half_trace = 0.5 * gn.trace();
-        let disc = (0.25 * (gn[(0, 0)] - gn[(1, 1)]).powi(2) + gn[(0, 1)].powi(2)).sqrt();
+        let (half_trace, disc) = symmetric_eigen_split(&gn);
         let sharpness = (half_trace - disc).max(0.0).sqrt();
         Descent::Converged { points, sharpness }
     }
@@ -429,8 +442,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             let grad = Vector2::new(der.chart.e2.dot(&p.d), der.chart.e3.dot(&p.d));
             // -Hessian of g; shifted until positive definite.
             let a = der.tangent_curvature + Matrix2::identity() * g;
-            let half_trace = 0.5 * a.trace();
-            let disc = (0.25 * (a[(0, 0)] - a[(1, 1)]).powi(2) + a[(0, 1)].powi(2)).sqrt();
+            let (half_trace, disc) = symmetric_eigen_split(&a);
             let smallest = half_trace - disc;
             let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
             let shift = if smallest < floor {
@@ -451,27 +463,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             *iterations += 1;
             let slope = grad.dot(&step);
-            let mut scale = 1.0;
-            let mut accepted = None;
-            while scale * len > STEP_TOLERANCE {
-                let s = step * scale;
-                let trial = self.points(der.chart.direction(s.x, s.y));
-                if trial.support_gap() > 0.0 {
-                    return Err(trial);
-                }
-                // Uphill by Armijo's rule, or, where the step is too short to move `g` above
-                // its rounding, level within rounding and closer to a common normal.
-                let level = trial.support_gap() >= g - ROUNDING * (1.0 + self.translation.norm());
-                if trial.support_gap() >= g + 1e-4 * scale * slope
-                    || (level
-                        && Self::common_normal_residual(&trial) < Self::common_normal_residual(&p))
-                {
-                    accepted = Some(trial);
-                    break;
-                }
-                scale *= 0.5;
-            }
-            match accepted {
+            let rounding = ROUNDING * (1.0 + self.translation.norm());
+            // Uphill by Armijo's rule, or, where the step is too short to move `g` above its
+            // rounding, level within rounding and closer to a common normal.
+            let uphill = |trial: &Points, scale: f64| {
+                trial.support_gap() >= g + 1e-4 * scale * slope
+                    || (trial.support_gap() >= g - rounding
+                        && Self::common_normal_residual(trial) < Self::common_normal_residual(&p))
+            };
+            match self.backtrack(&der.chart, step, 1.0, uphill)? {
                 Some(trial) => der = self.derivatives(trial.c),
                 None => break,
             }
@@ -544,6 +544,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         solution.excluded = excluded;
         solution
     }
+}
+
+/// The eigenvalues of the symmetric 2x2 `m` as `half_trace -+ disc`: `(half_trace, disc)`.
+fn symmetric_eigen_split(m: &Matrix2<f64>) -> (f64, f64) {
+    let half_trace = 0.5 * m.trace();
+    let disc = (0.25 * (m[(0, 0)] - m[(1, 1)]).powi(2) + m[(0, 1)].powi(2)).sqrt();
+    (half_trace, disc)
 }
 
 /// The common-normal contact of smooth convex `a` and `b`, B's pose given relative to A
