@@ -85,7 +85,7 @@ pub(super) struct BoundaryRepresentation {
     pub edges: Vec<PolyhedronEdge>,
     /// The outward unit normal of each face.
     pub face_normals: Vec<Vector3<f64>>,
-    /// The plane offset `normal . x` of each face.
+    /// The plane offset of each face: the largest `normal . x` over the vertices.
     pub face_offsets: Vec<f64>,
     /// Start of each face's loop; one more entry than faces.
     pub face_loop_offsets: Vec<usize>,
@@ -240,7 +240,9 @@ impl BoundaryRepresentation {
 }
 
 /// Each face's outward unit normal by Newell's method (the area vector of the loop, taken about
-/// the loop's mean point), and its offset as the mean of `normal . x` over the loop's vertices.
+/// the loop's mean point), and its offset as the largest `normal . x` over all vertices: the face
+/// plane supports the vertex set, so no vertex lies above any face plane, and the face's own
+/// vertices lie on it within the merge tolerance.
 fn face_planes(
     positions: &[Vector3<f64>],
     offsets: &[usize],
@@ -258,8 +260,10 @@ fn face_planes(
             area_vector += a.cross(&b);
         }
         let normal = area_vector.normalize();
-        let offset =
-            ring.iter().map(|&v| normal.dot(&positions[v])).sum::<f64>() / ring.len() as f64;
+        let offset = positions
+            .iter()
+            .map(|x| normal.dot(x))
+            .fold(f64::NEG_INFINITY, f64::max);
         normals.push(normal);
         plane_offsets.push(offset);
     }

@@ -21,10 +21,6 @@ pub(super) struct TriangleHull {
     pub triangles: Vec<[usize; 3]>,
     /// `neighbours[t][i]` is the triangle across the edge `triangles[t][i] -> triangles[t][i + 1]`.
     pub neighbours: Vec<[usize; 3]>,
-    /// The outward unit normal of each triangle.
-    pub normals: Vec<Vector3<f64>>,
-    /// The plane offset `normal . x` of each triangle.
-    pub offsets: Vec<f64>,
 }
 
 /// A triangle of the hull under construction.
@@ -365,12 +361,7 @@ fn compact(facets: &[Facet]) -> TriangleHull {
     let live = facets.iter().filter(|f| f.alive);
     TriangleHull {
         triangles: live.clone().map(|f| f.vertices).collect(),
-        neighbours: live
-            .clone()
-            .map(|f| f.neighbours.map(|n| new_index[n]))
-            .collect(),
-        normals: live.clone().map(|f| f.normal).collect(),
-        offsets: live.map(|f| f.offset).collect(),
+        neighbours: live.map(|f| f.neighbours.map(|n| new_index[n])).collect(),
     }
 }
 
@@ -405,8 +396,9 @@ mod tests {
                 );
                 assert_eq!(hull.neighbours[n][back.unwrap()], t);
             }
+            let (normal, offset) = triangle_plane(points, *triangle).unwrap();
             for p in points {
-                assert!(hull.normals[t].dot(p) - hull.offsets[t] <= tolerance);
+                assert!(normal.dot(p) - offset <= tolerance);
             }
         }
     }

@@ -6,48 +6,28 @@ use crate::error::{Error, Result};
 use nalgebra::Vector3;
 use std::collections::HashMap;
 
-/// Merges each pair of adjacent triangles whose vertices off the shared edge both lie within
-/// `tolerance` of the other triangle's plane, then returns the boundary loop of each group
-/// (counter-clockwise seen from outside, point indices), with every vertex that lies on fewer than
-/// three of the merged faces removed.
-///
-/// Every reflex edge the construction can leave (each side at most the tolerance above the other)
-/// meets the merge criterion, so the faces this returns meet at convex edges only.
+/// Groups the triangles into coplanar regions (see [`coplanar_regions`]) and returns the
+/// boundary loop of each region (counter-clockwise seen from outside, point indices), with every
+/// vertex that lies on fewer than three of the merged faces removed.
 pub(super) fn merge_coplanar_triangles(
     hull: &TriangleHull,
     points: &[Vector3<f64>],
     tolerance: f64,
 ) -> Result<Vec<Vec<usize>>> {
     let triangle_count = hull.triangles.len();
-    let mut groups = DisjointSets::new(triangle_count);
-    for t in 0..triangle_count {
-        for side in 0..3 {
-            let u = hull.neighbours[t][side];
-            if u < t {
-                continue;
-            }
-            let apex_of_u = opposite_vertex(hull.triangles[u], hull.triangles[t], side);
-            let apex_of_t = hull.triangles[t][(side + 2) % 3];
-            let height = |triangle: usize, point: usize| {
-                (hull.normals[triangle].dot(&points[point]) - hull.offsets[triangle]).abs()
-            };
-            if height(t, apex_of_u) <= tolerance && height(u, apex_of_t) <= tolerance {
-                groups.union(t, u);
-            }
-        }
-    }
+    let region_of = coplanar_regions(hull, points, tolerance);
 
     // The boundary of each group: the triangle edges whose neighbour lies in another group.
     let mut boundary_by_group: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
     let mut group_order = Vec::new();
     for t in 0..triangle_count {
-        let group = groups.find(t);
+        let group = region_of[t];
         let boundary = boundary_by_group.entry(group).or_insert_with(|| {
             group_order.push(group);
             HashMap::new()
         });
         for side in 0..3 {
-            if groups.find(hull.neighbours[t][side]) == group {
+            if region_of[hull.neighbours[t][side]] == group {
                 continue;
             }
             let tail = hull.triangles[t][side];
@@ -79,13 +59,62 @@ pub(super) fn merge_coplanar_triangles(
     Ok(loops)
 }
 
-/// The vertex of `triangle` not on the edge `side` of `neighbour` (the two share that edge).
-fn opposite_vertex(triangle: [usize; 3], neighbour: [usize; 3], side: usize) -> usize {
-    let (a, b) = (neighbour[side], neighbour[(side + 1) % 3]);
-    triangle
-        .into_iter()
-        .find(|&v| v != a && v != b)
-        .expect("adjacent triangles share exactly one edge")
+/// The region of each triangle. Regions grow from seeds taken in order of decreasing area (a
+/// large triangle has a well-conditioned plane); a neighbouring triangle joins a region when all
+/// three of its vertices lie within `tolerance` of the region's plane, which is refitted as the
+/// region grows (the area-weighted mean normal through the area-weighted centroid).
+///
+/// Testing vertices against a plane fitted to a large area, rather than triangles against each
+/// other, keeps slivers (nearly collinear triangles, whose own planes are ill-conditioned) with
+/// the face they lie in, and keeps a region from drifting off its plane. When the input is bumpy
+/// at the scale of the tolerance, a plane can meet the surface in a ring rather than a disc, and
+/// a region need not be convex (see the limits in the documentation of [`super`]).
+fn coplanar_regions(hull: &TriangleHull, points: &[Vector3<f64>], tolerance: f64) -> Vec<usize> {
+    let corners = |t: usize| hull.triangles[t].map(|v| points[v]);
+    let area_vector = |t: usize| {
+        let [a, b, c] = corners(t);
+        (b - a).cross(&(c - a)) / 2.0
+    };
+    let mut seeds: Vec<usize> = (0..hull.triangles.len()).collect();
+    let areas: Vec<f64> = seeds.iter().map(|&t| area_vector(t).norm()).collect();
+    seeds.sort_by(|&a, &b| areas[b].total_cmp(&areas[a]));
+
+    let mut region_of = vec![usize::MAX; hull.triangles.len()];
+    let mut region_count = 0;
+    let mut frontier = Vec::new();
+    for seed in seeds {
+        if region_of[seed] != usize::MAX {
+            continue;
+        }
+        let region = region_count;
+        region_count += 1;
+        region_of[seed] = region;
+        let mut summed_area_vector = area_vector(seed);
+        let mut area = areas[seed];
+        let mut first_moment = corners(seed).iter().sum::<Vector3<f64>>() / 3.0 * area;
+        frontier.clear();
+        frontier.push(seed);
+        while let Some(t) = frontier.pop() {
+            for &u in &hull.neighbours[t] {
+                if region_of[u] != usize::MAX {
+                    continue;
+                }
+                let normal = summed_area_vector.normalize();
+                let centre = first_moment / area;
+                let coplanar = corners(u)
+                    .iter()
+                    .all(|p| normal.dot(&(p - centre)).abs() <= tolerance);
+                if coplanar {
+                    region_of[u] = region;
+                    summed_area_vector += area_vector(u);
+                    area += areas[u];
+                    first_moment += corners(u).iter().sum::<Vector3<f64>>() / 3.0 * areas[u];
+                    frontier.push(u);
+                }
+            }
+        }
+    }
+    region_of
 }
 
 /// The single closed loop through the boundary edges `tail -> head` of one group.
@@ -115,41 +144,6 @@ fn degenerate(what: &str) -> Error {
     Error::DegenerateGeometry(format!(
         "the convex hull is numerically degenerate at the construction tolerance: {what}"
     ))
-}
-
-/// Union-find over `0..n` with path halving and union by size.
-struct DisjointSets {
-    parent: Vec<usize>,
-    size: Vec<usize>,
-}
-
-impl DisjointSets {
-    fn new(n: usize) -> Self {
-        DisjointSets {
-            parent: (0..n).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] != x {
-            self.parent[x] = self.parent[self.parent[x]];
-            x = self.parent[x];
-        }
-        x
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (mut a, mut b) = (self.find(a), self.find(b));
-        if a == b {
-            return;
-        }
-        if self.size[a] < self.size[b] {
-            std::mem::swap(&mut a, &mut b);
-        }
-        self.parent[b] = a;
-        self.size[a] += self.size[b];
-    }
 }
 
 #[cfg(test)]
@@ -182,15 +176,5 @@ mod tests {
         assert!(boundary_loop(&two_loops).is_err());
         let one_loop: HashMap<usize, usize> = [(4, 1), (1, 2), (2, 4)].into();
         assert_eq!(boundary_loop(&one_loop).unwrap(), vec![1, 2, 4]);
-    }
-
-    #[test]
-    fn disjoint_sets_join_transitively() {
-        let mut sets = DisjointSets::new(5);
-        sets.union(0, 1);
-        sets.union(3, 4);
-        sets.union(1, 4);
-        assert_eq!(sets.find(0), sets.find(3));
-        assert_ne!(sets.find(2), sets.find(0));
     }
 }
