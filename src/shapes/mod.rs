@@ -1,10 +1,12 @@
 //! Shapes: immutable geometric data in a body frame. The algorithms that use them live in
 //! [`crate::narrow`].
 
+mod polyhedron;
 mod smooth_convex;
 mod sphere;
 mod superellipsoid;
 
+pub use polyhedron::{Polyhedron, PolyhedronEdge};
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{PointDerivatives, Superellipsoid};

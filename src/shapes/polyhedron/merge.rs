@@ -1,0 +1,180 @@
+//! From a triangulated hull to polygonal faces: coplanar triangles merge, and vertices that are
+//! not corners of the polyhedron (inside a face, or inside an edge) are dropped.
+
+use super::hull::TriangleHull;
+use crate::error::{Error, Result};
+use nalgebra::Vector3;
+use std::collections::HashMap;
+
+/// Groups the triangles into coplanar regions (see [`coplanar_regions`]) and returns the
+/// boundary loop of each region (counter-clockwise seen from outside, point indices), with every
+/// vertex that lies on fewer than three of the merged faces removed.
+pub(super) fn merge_coplanar_triangles(
+    hull: &TriangleHull,
+    points: &[Vector3<f64>],
+    tolerance: f64,
+) -> Result<Vec<Vec<usize>>> {
+    let triangle_count = hull.triangles.len();
+    let region_of = coplanar_regions(hull, points, tolerance);
+
+    // The boundary of each group: the triangle edges whose neighbour lies in another group.
+    let mut boundary_by_group: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
+    let mut group_order = Vec::new();
+    for t in 0..triangle_count {
+        let group = region_of[t];
+        let boundary = boundary_by_group.entry(group).or_insert_with(|| {
+            group_order.push(group);
+            HashMap::new()
+        });
+        for side in 0..3 {
+            if region_of[hull.neighbours[t][side]] == group {
+                continue;
+            }
+            let tail = hull.triangles[t][side];
+            let head = hull.triangles[t][(side + 1) % 3];
+            if boundary.insert(tail, head).is_some() {
+                return Err(degenerate("a merged face touches itself at a vertex"));
+            }
+        }
+    }
+    let mut loops = Vec::with_capacity(group_order.len());
+    for group in group_order {
+        loops.push(boundary_loop(&boundary_by_group[&group])?);
+    }
+
+    // A corner of a convex polyhedron lies on at least three faces; a vertex on two lies inside
+    // their common edge.
+    let mut face_count: HashMap<usize, usize> = HashMap::new();
+    for face in &loops {
+        for &v in face {
+            *face_count.entry(v).or_default() += 1;
+        }
+    }
+    for face in &mut loops {
+        face.retain(|v| face_count[v] >= 3);
+        if face.len() < 3 {
+            return Err(degenerate("a merged face has fewer than three corners"));
+        }
+    }
+    Ok(loops)
+}
+
+/// The region of each triangle. Regions grow from seeds taken in order of decreasing area (a
+/// large triangle has a well-conditioned plane); a neighbouring triangle joins a region when all
+/// three of its vertices lie within `tolerance` of the region's plane, which is refitted as the
+/// region grows (the area-weighted mean normal through the area-weighted centroid).
+///
+/// Testing vertices against a plane fitted to a large area, rather than triangles against each
+/// other, keeps slivers (nearly collinear triangles, whose own planes are ill-conditioned) with
+/// the face they lie in, and keeps a region from drifting off its plane. When the input is bumpy
+/// at the scale of the tolerance, a plane can meet the surface in a ring rather than a disc, and
+/// a region need not be convex (see the limits in the documentation of [`super`]).
+fn coplanar_regions(hull: &TriangleHull, points: &[Vector3<f64>], tolerance: f64) -> Vec<usize> {
+    let corners = |t: usize| hull.triangles[t].map(|v| points[v]);
+    let area_vector = |t: usize| {
+        let [a, b, c] = corners(t);
+        (b - a).cross(&(c - a)) / 2.0
+    };
+    let mut seeds: Vec<usize> = (0..hull.triangles.len()).collect();
+    let areas: Vec<f64> = seeds.iter().map(|&t| area_vector(t).norm()).collect();
+    seeds.sort_by(|&a, &b| areas[b].total_cmp(&areas[a]));
+
+    let mut region_of = vec![usize::MAX; hull.triangles.len()];
+    let mut region_count = 0;
+    let mut frontier = Vec::new();
+    for seed in seeds {
+        if region_of[seed] != usize::MAX {
+            continue;
+        }
+        let region = region_count;
+        region_count += 1;
+        region_of[seed] = region;
+        let mut summed_area_vector = area_vector(seed);
+        let mut area = areas[seed];
+        let mut first_moment = corners(seed).iter().sum::<Vector3<f64>>() / 3.0 * area;
+        frontier.clear();
+        frontier.push(seed);
+        while let Some(t) = frontier.pop() {
+            for &u in &hull.neighbours[t] {
+                if region_of[u] != usize::MAX {
+                    continue;
+                }
+                let normal = summed_area_vector.normalize();
+                let centre = first_moment / area;
+                let coplanar = corners(u)
+                    .iter()
+                    .all(|p| normal.dot(&(p - centre)).abs() <= tolerance);
+                if coplanar {
+                    region_of[u] = region;
+                    summed_area_vector += area_vector(u);
+                    area += areas[u];
+                    first_moment += corners(u).iter().sum::<Vector3<f64>>() / 3.0 * areas[u];
+                    frontier.push(u);
+                }
+            }
+        }
+    }
+    region_of
+}
+
+/// The single closed loop through the boundary edges `tail -> head` of one group.
+fn boundary_loop(next_vertex: &HashMap<usize, usize>) -> Result<Vec<usize>> {
+    let start = *next_vertex
+        .keys()
+        .min()
+        .ok_or_else(|| degenerate("a merged face has no boundary"))?;
+    let mut face = vec![start];
+    let mut current = next_vertex[&start];
+    while current != start {
+        if face.len() >= next_vertex.len() {
+            return Err(degenerate("a merged face's boundary does not close"));
+        }
+        face.push(current);
+        current = *next_vertex
+            .get(&current)
+            .ok_or_else(|| degenerate("a merged face's boundary is open"))?;
+    }
+    if face.len() != next_vertex.len() {
+        return Err(degenerate("a merged face has a hole"));
+    }
+    Ok(face)
+}
+
+fn degenerate(what: &str) -> Error {
+    Error::DegenerateGeometry(format!(
+        "the convex hull is numerically degenerate at the construction tolerance: {what}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::hull::quickhull;
+    use super::*;
+
+    #[test]
+    fn cube_with_face_and_edge_points_merges_to_six_quads() {
+        let mut points: Vec<Vector3<f64>> = (0..8)
+            .map(|i| Vector3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        points.push(Vector3::new(1.0, 0.5, 0.5));
+        points.push(Vector3::new(0.5, 0.0, 0.5));
+        points.push(Vector3::new(0.5, 1.0, 1.0));
+        points.push(Vector3::new(0.0, 0.0, 0.5));
+        let hull = quickhull(&points, 1e-9, 3f64.sqrt()).unwrap();
+        let faces = merge_coplanar_triangles(&hull, &points, 1e-9).unwrap();
+        assert_eq!(faces.len(), 6);
+        for face in &faces {
+            assert_eq!(face.len(), 4, "{face:?}");
+            assert!(face.iter().all(|&v| v < 8));
+        }
+    }
+
+    #[test]
+    fn boundary_loop_rejects_two_loops() {
+        let two_loops: HashMap<usize, usize> =
+            [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)].into();
+        assert!(boundary_loop(&two_loops).is_err());
+        let one_loop: HashMap<usize, usize> = [(4, 1), (1, 2), (2, 4)].into();
+        assert_eq!(boundary_loop(&one_loop).unwrap(), vec![1, 2, 4]);
+    }
+}

@@ -1,0 +1,61 @@
+//! Support mapping: the vertex farthest along a direction.
+
+use super::Polyhedron;
+use nalgebra::Vector3;
+
+/// Up to this many vertices, the support search scans all vertices; above it, it climbs the
+/// vertex graph.
+pub(super) const BRUTE_FORCE_SUPPORT_LIMIT: usize = 32;
+
+impl Polyhedron {
+    /// The index of a vertex farthest along `direction` (body frame; any length but 0).
+    ///
+    /// Up to 32 vertices, a scan of all vertices. Above that, steepest-ascent hill climbing over
+    /// the vertex adjacency from `start_hint` (for example the previous step's answer, which
+    /// makes the search take a few steps when the direction changes little): on a convex
+    /// polyhedron a vertex with no neighbour farther along `direction` is a farthest vertex.
+    /// A `start_hint` out of range starts from vertex 0. A zero or NaN `direction` gives some
+    /// vertex, with no further meaning.
+    pub fn support_vertex(&self, direction: &Vector3<f64>, start_hint: usize) -> usize {
+        let positions = &self.brep.positions;
+        if positions.len() <= BRUTE_FORCE_SUPPORT_LIMIT {
+            let mut best = 0;
+            let mut best_height = direction.dot(&positions[0]);
+            for (v, p) in positions.iter().enumerate().skip(1) {
+                let height = direction.dot(p);
+                if height > best_height {
+                    best = v;
+                    best_height = height;
+                }
+            }
+            return best;
+        }
+        let mut current = if start_hint < positions.len() {
+            start_hint
+        } else {
+            0
+        };
+        let mut current_height = direction.dot(&positions[current]);
+        loop {
+            let mut best = current;
+            for &e in self.vertex_edges(current) {
+                let neighbour = self.brep.edges[e].other_vertex(current);
+                let height = direction.dot(&positions[neighbour]);
+                if height > current_height {
+                    current_height = height;
+                    best = neighbour;
+                }
+            }
+            if best == current {
+                return current;
+            }
+            current = best;
+        }
+    }
+
+    /// The vertex farthest along `direction` (body frame; any length but 0): the support point of
+    /// the polyhedron. See [`Self::support_vertex`], which this calls from vertex 0.
+    pub fn support_point(&self, direction: &Vector3<f64>) -> Vector3<f64> {
+        self.brep.positions[self.support_vertex(direction, 0)]
+    }
+}

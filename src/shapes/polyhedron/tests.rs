@@ -1,0 +1,536 @@
+//! Tests of the whole construction through the public API.
+
+use super::*;
+use crate::error::Error;
+use proptest::prelude::*;
+
+/// A small deterministic generator (SplitMix64), so the random cases are reproducible.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [-1, 1).
+    fn symmetric(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    fn in_box(&mut self) -> Vector3<f64> {
+        Vector3::new(self.symmetric(), self.symmetric(), self.symmetric())
+    }
+
+    fn on_sphere(&mut self) -> Vector3<f64> {
+        loop {
+            let p = self.in_box();
+            let r = p.norm();
+            if r > 0.1 && r <= 1.0 {
+                return p / r;
+            }
+        }
+    }
+}
+
+/// The corners of the axis-aligned box `lo + [0, size]`, corner `i` at the bits of `i`.
+fn box_corners(lo: Vector3<f64>, size: Vector3<f64>) -> Vec<Vector3<f64>> {
+    (0..8)
+        .map(|i| {
+            lo + Vector3::new(
+                (i & 1) as f64 * size.x,
+                ((i >> 1) & 1) as f64 * size.y,
+                ((i >> 2) & 1) as f64 * size.z,
+            )
+        })
+        .collect()
+}
+
+fn unit_cube() -> Vec<Vector3<f64>> {
+    box_corners(Vector3::zeros(), Vector3::repeat(1.0))
+}
+
+fn counts(p: &Polyhedron) -> (usize, usize, usize) {
+    (p.num_faces(), p.num_edges(), p.num_vertices())
+}
+
+/// How far outside the face planes input points may lie, in tolerances.
+const OUTSIDE_ALLOWANCE: f64 = 1.0;
+
+/// How far below its face's plane a vertex of the face may lie, in tolerances.
+const PLANARITY_ALLOWANCE: f64 = 2.0;
+
+/// Every structural promise of the boundary representation, checked against the input points.
+fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
+    let tol = p.tolerance();
+    let (f, e, v) = counts(p);
+    assert_eq!(v + f, e + 2, "Euler: V - E + F = {v} - {e} + {f}");
+
+    // Every vertex is an input point, bit for bit.
+    for (i, x) in p.vertices().iter().enumerate() {
+        assert_eq!(*x, input[p.vertex_source_index(i)], "vertex {i}");
+    }
+
+    for face in 0..f {
+        let n = p.face_normal(face);
+        assert!((n.norm() - 1.0).abs() < 1e-14);
+        let loop_vertices = p.face_vertices(face);
+        let loop_edges = p.face_edges(face);
+        assert!(loop_vertices.len() >= 3);
+        assert_eq!(loop_vertices.len(), loop_edges.len());
+        let m = loop_vertices.len();
+        for k in 0..m {
+            let (a, b, c) = (
+                p.vertex(loop_vertices[k]),
+                p.vertex(loop_vertices[(k + 1) % m]),
+                p.vertex(loop_vertices[(k + 2) % m]),
+            );
+            // Planar, and convex with counter-clockwise turns seen from outside.
+            let depth = p.face_offset(face) - n.dot(&a);
+            assert!(
+                (0.0..=PLANARITY_ALLOWANCE * tol).contains(&depth),
+                "face {face}: vertex {} lies {depth:e} below its plane (tolerance {tol:e})",
+                loop_vertices[k]
+            );
+            let turn = (b - a).cross(&(c - b)).dot(&n);
+            assert!(
+                turn > -tol * (b - a).norm().max((c - b).norm()),
+                "face {face} turns clockwise at {:?}: {turn:e} with edges {:e} {:e}",
+                loop_vertices[(k + 1) % m],
+                (b - a).norm(),
+                (c - b).norm()
+            );
+            // Edge k joins loop vertices k and k + 1, and the face is on its correct side.
+            let edge = p.edge(loop_edges[k]);
+            let (tail, head) = (loop_vertices[k], loop_vertices[(k + 1) % m]);
+            if edge.tail() == tail {
+                assert_eq!((edge.head(), edge.left_face()), (head, face));
+            } else {
+                assert_eq!((edge.tail(), edge.head()), (head, tail));
+                assert_eq!(edge.right_face(), face);
+            }
+        }
+        // Outward: the solid's centroid lies below every face plane.
+        assert!(n.dot(&p.centroid()) < p.face_offset(face));
+        for (i, x) in input.iter().enumerate() {
+            let height = n.dot(x) - p.face_offset(face);
+            assert!(
+                height <= OUTSIDE_ALLOWANCE * tol,
+                "input point {i} lies {height:e} outside face {face} (tolerance {tol:e})"
+            );
+        }
+    }
+
+    for (index, edge) in p.edges().iter().enumerate() {
+        assert_ne!(edge.left_face(), edge.right_face());
+        assert!(p.face_edges(edge.left_face()).contains(&index));
+        assert!(p.face_edges(edge.right_face()).contains(&index));
+        let span = p.vertex(edge.head()) - p.vertex(edge.tail());
+        assert!((edge.direction() - span / span.norm()).norm() < 1e-15);
+    }
+
+    for vertex in 0..v {
+        let ring_edges = p.vertex_edges(vertex);
+        let ring_faces = p.vertex_faces(vertex);
+        assert!(ring_edges.len() >= 3);
+        assert_eq!(ring_edges.len(), ring_faces.len());
+        let faces_with_vertex: Vec<usize> = (0..f)
+            .filter(|&face| p.face_vertices(face).contains(&vertex))
+            .collect();
+        let mut sorted = ring_faces.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, faces_with_vertex, "vertex {vertex}'s faces");
+        let edge_count = p
+            .edges()
+            .iter()
+            .filter(|e| e.tail() == vertex || e.head() == vertex)
+            .count();
+        assert_eq!(ring_edges.len(), edge_count);
+        let r = ring_faces.len();
+        for k in 0..r {
+            // Face k lies between edges k and k + 1, both at this vertex.
+            let face = ring_faces[k];
+            for e in [ring_edges[k], ring_edges[(k + 1) % r]] {
+                let edge = p.edge(e);
+                assert!(edge.tail() == vertex || edge.head() == vertex);
+                assert!(p.face_edges(face).contains(&e));
+            }
+            // Counter-clockwise: within face k, edge k + 1 follows edge k counter-clockwise
+            // about the face's outward normal (a face angle of pi within the tolerance may
+            // exceed pi by round-off or by noise in the input).
+            let leaving = |e: usize| {
+                let edge = p.edge(e);
+                p.vertex(edge.other_vertex(vertex)) - p.vertex(vertex)
+            };
+            let (first, second) = (leaving(ring_edges[k]), leaving(ring_edges[(k + 1) % r]));
+            let turn = first.cross(&second).dot(&p.face_normal(face));
+            assert!(
+                turn > -tol * first.norm().max(second.norm()),
+                "vertex {vertex}: face {face} turns clockwise ({turn:e})"
+            );
+        }
+    }
+
+    // The volume by the divergence theorem: V = (1/3) sum of offset * area over the faces. The
+    // offsets of faces planar only within the tolerance may be off by the planarity allowance.
+    let mut divergence_volume = 0.0;
+    let mut offset_slack = 0.0;
+    for face in 0..f {
+        let loop_vertices = p.face_vertices(face);
+        let m = loop_vertices.len();
+        let area_vector: Vector3<f64> = (0..m)
+            .map(|k| {
+                p.vertex(loop_vertices[k])
+                    .cross(&p.vertex(loop_vertices[(k + 1) % m]))
+            })
+            .sum::<Vector3<f64>>()
+            / 2.0;
+        divergence_volume += p.face_offset(face) * area_vector.dot(&p.face_normal(face)) / 3.0;
+        offset_slack += area_vector.norm() * PLANARITY_ALLOWANCE * tol / 3.0;
+    }
+    let scale = p.bounding_radius().max(1e-300);
+    assert!(
+        (divergence_volume - p.volume()).abs() <= 1e-12 * scale.powi(3) + offset_slack,
+        "volume {} against {divergence_volume}",
+        p.volume()
+    );
+    let radius = p.vertices().iter().map(|x| x.norm()).fold(0.0, f64::max);
+    assert_eq!(p.bounding_radius(), radius);
+}
+
+/// The support vertex against a scan of all vertices, for `directions` random directions.
+fn assert_support_matches_brute_force(p: &Polyhedron, rng: &mut SplitMix, directions: usize) {
+    let mut hint = 0;
+    for _ in 0..directions {
+        let d = rng.in_box();
+        let brute = p
+            .vertices()
+            .iter()
+            .map(|x| d.dot(x))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let warm = p.support_vertex(&d, hint);
+        let cold = p.support_point(&d);
+        let slack = 1e-13 * p.bounding_radius();
+        assert!(d.dot(&p.vertex(warm)) >= brute - slack);
+        assert!(d.dot(&cold) >= brute - slack);
+        hint = warm;
+    }
+}
+
+fn degenerate_message(points: &[Vector3<f64>]) -> String {
+    match Polyhedron::new(points) {
+        Err(Error::DegenerateGeometry(message)) => message,
+        other => panic!("expected DegenerateGeometry, got {other:?}"),
+    }
+}
+
+#[test]
+fn unit_cube_has_six_faces_twelve_edges_eight_vertices() {
+    let points = unit_cube();
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &points);
+    assert_eq!(p.volume(), 1.0);
+    assert_eq!(p.centroid(), Vector3::repeat(0.5));
+    assert_eq!(p.bounding_radius(), 3f64.sqrt());
+}
+
+#[test]
+fn shifted_cube_has_exact_normals_offsets_volume_and_centroid() {
+    let lo = Vector3::new(1.0, -2.0, 5.0);
+    let points = box_corners(lo, Vector3::repeat(2.0));
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &points);
+    let mut planes: Vec<(Vector3<f64>, f64)> = (0..6)
+        .map(|f| (p.face_normal(f), p.face_offset(f)))
+        .collect();
+    for axis in 0..3 {
+        for (sign, offset) in [(-1.0, -lo[axis]), (1.0, lo[axis] + 2.0)] {
+            let normal = Vector3::ith(axis, sign);
+            let found = planes.iter().position(|&(n, _)| n == normal);
+            let found = found.unwrap_or_else(|| panic!("no face with normal {normal:?}"));
+            assert_eq!(planes.remove(found).1, offset);
+        }
+    }
+    assert_eq!(p.volume(), 8.0);
+    assert_eq!(p.centroid(), Vector3::new(2.0, -1.0, 6.0));
+    // The body frame is the caller's: the vertices are not re-centred.
+    for (v, point) in points.iter().enumerate() {
+        assert_eq!(p.vertex(v), *point);
+        assert_eq!(p.vertex_source_index(v), v);
+    }
+}
+
+#[test]
+fn cube_ignores_duplicates_interior_face_centre_and_edge_midpoint_points() {
+    let corners = unit_cube();
+    let mut points = Vec::new();
+    for axis in 0..3 {
+        for side in [0.0, 1.0] {
+            let mut centre = Vector3::repeat(0.5);
+            centre[axis] = side;
+            points.push(centre);
+        }
+    }
+    for (i, a) in corners.iter().enumerate() {
+        for b in &corners[i + 1..] {
+            if (a - b).norm() == 1.0 {
+                points.push((a + b) / 2.0);
+            }
+        }
+    }
+    points.extend(&corners);
+    points.push(Vector3::new(0.5, 0.5, 0.5));
+    points.push(Vector3::new(0.1, 0.9, 0.3));
+    points.extend(&corners);
+    points.push(Vector3::new(0.25, 0.0, 0.75));
+    points.push(corners[3] + Vector3::new(1e-12, 0.0, 0.0));
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &points);
+    // Face centres and edge midpoints come first (18 points); the corners follow.
+    let sources: Vec<usize> = (0..8).map(|v| p.vertex_source_index(v)).collect();
+    assert_eq!(sources, (18..26).collect::<Vec<_>>());
+    assert!((p.volume() - 1.0).abs() < 1e-15);
+    for f in 0..6 {
+        assert_eq!(p.face_vertices(f).len(), 4);
+    }
+}
+
+#[test]
+fn cube_perturbed_by_1e_13_keeps_its_combinatorics() {
+    let mut rng = SplitMix(7);
+    for trial in 0..20 {
+        let size = [1.0, 1e-3, 250.0][trial % 3];
+        let centre = rng.in_box() * 10.0 * size;
+        let mut points = box_corners(centre, Vector3::repeat(size));
+        // Face centres too, also perturbed: they must still vanish into the faces.
+        for axis in 0..3 {
+            for side in [0.0, size] {
+                let mut face_centre = centre + Vector3::repeat(size / 2.0);
+                face_centre[axis] = centre[axis] + side;
+                points.push(face_centre);
+            }
+        }
+        for x in &mut points {
+            *x += rng.in_box() * 1e-13 * size;
+        }
+        let p = Polyhedron::new(&points).unwrap();
+        assert_eq!(counts(&p), (6, 12, 8), "trial {trial}");
+        assert_valid(&p, &points);
+        assert!((p.volume() - size.powi(3)).abs() < 1e-11 * size.powi(3));
+    }
+}
+
+#[test]
+fn regular_tetrahedron() {
+    let points = vec![
+        Vector3::new(1.0, 1.0, 1.0),
+        Vector3::new(1.0, -1.0, -1.0),
+        Vector3::new(-1.0, 1.0, -1.0),
+        Vector3::new(-1.0, -1.0, 1.0),
+    ];
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (4, 6, 4));
+    assert_valid(&p, &points);
+    assert!((p.volume() - 8.0 / 3.0).abs() < 1e-15);
+    assert!(p.centroid().norm() < 1e-15);
+    for f in 0..4 {
+        // Each face's normal points away from the vertex it does not hold.
+        let absent = (0..4).find(|v| !p.face_vertices(f).contains(v)).unwrap();
+        let expected = -p.vertex(absent) / 3f64.sqrt();
+        assert!((p.face_normal(f) - expected).norm() < 1e-15);
+        assert!((p.face_offset(f) - 1.0 / 3f64.sqrt()).abs() < 1e-15);
+    }
+    for v in 0..4 {
+        assert_eq!(p.vertex_edges(v).len(), 3);
+    }
+}
+
+#[test]
+fn long_prisms_of_aspect_one_to_eight() {
+    let square = box_corners(Vector3::zeros(), Vector3::new(1.0, 1.0, 8.0));
+    let p = Polyhedron::new(&square).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &square);
+    assert_eq!(p.volume(), 8.0);
+
+    let h = 3f64.sqrt() / 2.0;
+    let mut triangular = Vec::new();
+    for z in [0.0, 4.0, 8.0] {
+        for (x, y) in [(0.0, 0.0), (1.0, 0.0), (0.5, h)] {
+            triangular.push(Vector3::new(x, y, z));
+        }
+    }
+    let p = Polyhedron::new(&triangular).unwrap();
+    assert_eq!(counts(&p), (5, 9, 6));
+    assert_valid(&p, &triangular);
+    assert!((p.volume() - 8.0 * h / 2.0).abs() < 1e-14);
+    assert!((p.centroid() - Vector3::new(0.5, h / 3.0, 4.0)).norm() < 1e-14);
+}
+
+#[test]
+fn random_points_on_a_sphere_are_all_vertices() {
+    let mut rng = SplitMix(11);
+    for n in (4..=200).step_by(7) {
+        let points: Vec<_> = (0..n).map(|_| rng.on_sphere() * 3.0).collect();
+        let p = Polyhedron::new(&points).unwrap();
+        assert_eq!(p.num_vertices(), n);
+        assert_valid(&p, &points);
+        assert_support_matches_brute_force(&p, &mut rng, 50);
+    }
+}
+
+#[test]
+fn random_points_in_a_box() {
+    let mut rng = SplitMix(13);
+    for n in (4..=200).step_by(7) {
+        let offset = rng.in_box() * 5.0;
+        let points: Vec<_> = (0..n)
+            .map(|_| offset + rng.in_box().component_mul(&Vector3::new(1.0, 2.0, 0.5)))
+            .collect();
+        let p = Polyhedron::new(&points).unwrap();
+        assert_valid(&p, &points);
+        assert_support_matches_brute_force(&p, &mut rng, 50);
+    }
+}
+
+#[test]
+fn support_climbs_from_any_hint_on_a_large_hull() {
+    let mut rng = SplitMix(17);
+    let points: Vec<_> = (0..1000).map(|_| rng.on_sphere()).collect();
+    let p = Polyhedron::new(&points).unwrap();
+    assert!(p.num_vertices() > support::BRUTE_FORCE_SUPPORT_LIMIT);
+    assert_valid(&p, &points);
+    for _ in 0..200 {
+        let d = rng.in_box();
+        let brute = p
+            .vertices()
+            .iter()
+            .map(|x| d.dot(x))
+            .fold(f64::MIN, f64::max);
+        let hint = (rng.next_u64() % (p.num_vertices() as u64 + 5)) as usize;
+        assert!(d.dot(&p.vertex(p.support_vertex(&d, hint))) >= brute - 1e-14);
+    }
+}
+
+#[test]
+fn non_finite_coordinates_name_the_point() {
+    let mut points = unit_cube();
+    points[5].y = f64::NAN;
+    match Polyhedron::new(&points) {
+        Err(Error::NonFinite(message)) => assert!(message.contains("points[5]"), "{message}"),
+        other => panic!("expected NonFinite, got {other:?}"),
+    }
+    points[5].y = 0.0;
+    points[2].x = f64::NEG_INFINITY;
+    assert!(
+        matches!(Polyhedron::new(&points), Err(Error::NonFinite(m)) if m.contains("points[2]"))
+    );
+}
+
+#[test]
+fn too_few_and_coincident_points_are_degenerate() {
+    let cube = unit_cube();
+    assert!(degenerate_message(&cube[..3]).contains("at least 4"));
+    assert!(degenerate_message(&[cube[6]; 9]).contains("coincide"));
+    let three = [cube[0], cube[1], cube[2], cube[1], cube[0], cube[2]];
+    assert!(degenerate_message(&three).contains("only 3 distinct"));
+}
+
+#[test]
+fn collinear_and_needle_like_sets_are_degenerate() {
+    let direction = Vector3::new(1.0, 2.0, -0.5);
+    let line: Vec<_> = (0..10).map(|i| direction * i as f64).collect();
+    assert!(degenerate_message(&line).contains("collinear"));
+    let side = Vector3::new(2.0, -1.0, 0.0).normalize();
+    let up = direction.cross(&side).normalize();
+    let needle: Vec<_> = (0..10)
+        .map(|i| direction * i as f64 + (side * (i % 2) as f64 + up * (i % 3) as f64) * 2e-6)
+        .collect();
+    assert!(degenerate_message(&needle).contains("needle"));
+}
+
+#[test]
+fn coplanar_and_flat_sets_are_degenerate() {
+    let mut rng = SplitMix(19);
+    let normal = Vector3::new(0.3, -0.2, 0.9).normalize();
+    let in_plane = |rng: &mut SplitMix| {
+        let p = rng.in_box();
+        p - normal * normal.dot(&p)
+    };
+    let plane: Vec<_> = (0..30).map(|_| in_plane(&mut rng)).collect();
+    assert!(degenerate_message(&plane).contains("coplanar"));
+    let slab: Vec<_> = (0..30)
+        .map(|_| in_plane(&mut rng) + normal * 1e-7 * rng.symmetric())
+        .collect();
+    assert!(degenerate_message(&slab).contains("flat"));
+    // Four coplanar points with duplicates are still not a polyhedron.
+    let square = unit_cube()[..4].to_vec();
+    let doubled: Vec<_> = square.iter().chain(&square).copied().collect();
+    assert!(degenerate_message(&doubled).contains("coplanar"));
+}
+
+#[test]
+fn a_thin_but_valid_plate_is_accepted() {
+    let points = box_corners(Vector3::zeros(), Vector3::new(1.0, 1.0, 1e-4));
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &points);
+}
+
+/// Points of a coarse grid: many coplanar and collinear subsets, the hard case for a hull.
+fn grid_point() -> impl Strategy<Value = Vector3<f64>> {
+    (-2i32..=2, -2i32..=2, -2i32..=2)
+        .prop_map(|(x, y, z)| Vector3::new(x as f64, y as f64, z as f64) * 0.5)
+}
+
+fn free_point() -> impl Strategy<Value = Vector3<f64>> {
+    (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64).prop_map(|(x, y, z)| Vector3::new(x, y, z))
+}
+
+/// The construction either succeeds with a valid result or refuses a genuinely degenerate set.
+fn check_any(points: &[Vector3<f64>]) -> std::result::Result<(), TestCaseError> {
+    match Polyhedron::new(points) {
+        Ok(p) => {
+            assert_valid(&p, points);
+            let mut rng = SplitMix(points.len() as u64);
+            assert_support_matches_brute_force(&p, &mut rng, 10);
+        }
+        Err(Error::DegenerateGeometry(message)) => {
+            prop_assert!(
+                !message.contains("numerically degenerate"),
+                "internal failure: {message}"
+            );
+        }
+        Err(other) => return Err(TestCaseError::fail(format!("unexpected {other:?}"))),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn grid_point_sets_give_valid_hulls(points in prop::collection::vec(grid_point(), 4..60)) {
+        check_any(&points)?;
+    }
+
+    #[test]
+    fn random_point_sets_give_valid_hulls(points in prop::collection::vec(free_point(), 4..80)) {
+        check_any(&points)?;
+    }
+
+    #[test]
+    fn grid_sets_with_round_off_noise_give_valid_hulls(
+        points in prop::collection::vec(grid_point(), 4..60),
+        noise in prop::collection::vec(free_point(), 60),
+    ) {
+        let noisy: Vec<_> = points.iter().zip(&noise).map(|(p, n)| p + n * 1e-12).collect();
+        check_any(&noisy)?;
+    }
+}
