@@ -1,12 +1,13 @@
 //! Hand-made configurations with answers derived by hand (in the comments), not by the reference.
 //!
-//! Each configuration comes separated by a small gap [`GAP`] and penetrating by a small depth
-//! [`DEPTH`]: B is placed at its touching position shifted by the signed value `s` (`GAP` or
-//! `-DEPTH`) along the contact normal. For the penetrating variants the depth along the contact
-//! normal is `DEPTH`, and it is the minimum translation distance because every other candidate
-//! axis has an overlap of order 0.1 or more (the contact point lies at least ~0.1 from the rim of
-//! the features involved), as noted per case. Every case also appears moved rigidly as a whole by a
-//! known rotation and translation, which rotates the normal and keeps the distance.
+//! Each configuration comes separated by a small gap [`ANALYTIC_GAP`] and penetrating by a small
+//! depth [`ANALYTIC_DEPTH`]: B is placed at its touching position shifted by the signed value `s`
+//! (`ANALYTIC_GAP` or `-ANALYTIC_DEPTH`) along the contact normal. For the penetrating variants the
+//! depth along the contact normal is `ANALYTIC_DEPTH`, and it is the minimum translation distance
+//! because every other candidate axis has an overlap of order 0.1 or more (the contact point lies
+//! at least ~0.1 from the rim of the features involved), as noted per case. Every case also appears
+//! moved rigidly as a whole by a known rotation and translation, which rotates the normal and keeps
+//! the distance.
 
 use super::RefPolyhedron;
 use demcontact::Pose;
@@ -14,9 +15,9 @@ use nalgebra::{UnitQuaternion, Vector3};
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, FRAC_PI_6};
 
 /// The gap of the separated variants (caller's length unit; the solids are of size ~1).
-pub const GAP: f64 = 2e-3;
+pub const ANALYTIC_GAP: f64 = 2e-3;
 /// The depth of the penetrating variants.
-pub const DEPTH: f64 = 1.5e-3;
+pub const ANALYTIC_DEPTH: f64 = 1.5e-3;
 
 /// A configuration with its exact answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,8 +101,8 @@ fn case(
 /// The hand-made cases: cubes face-face (aligned and twisted), edge-edge crossing, vertex-face and
 /// edge-face; regular tetrahedra face-face, vertex-face and edge-edge crossing; a 1:8 hexagonal rod
 /// on a cube face, its end cap against a cube face, and its long edge crossing a cube edge. Each
-/// separated by [`GAP`] and penetrating by [`DEPTH`], and each of those also moved rigidly as a
-/// whole by 0.7 rad about (1, 2, 3) and the translation (0.25, -1.5, 3).
+/// separated by [`ANALYTIC_GAP`] and penetrating by [`ANALYTIC_DEPTH`], and each of those also
+/// moved rigidly as a whole by 0.7 rad about (1, 2, 3) and the translation (0.25, -1.5, 3).
 pub fn analytic_cases() -> Vec<AnalyticCase> {
     let cube = RefPolyhedron::cuboid(0.5, 0.5, 0.5);
     let tet = RefPolyhedron::regular_tetrahedron(1.0);
@@ -114,7 +115,7 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
     let r = 1.0 / (2.0 * 6f64.sqrt());
     let n0 = -Vector3::new(1.0, 1.0, 1.0) / sqrt3;
     let mut out = Vec::new();
-    for s in [GAP, -DEPTH] {
+    for s in [ANALYTIC_GAP, -ANALYTIC_DEPTH] {
         // Two unit cubes, B above A shifted laterally by (0.3, -0.2): A's top face z = 0.5, B's
         // bottom face z = 0.5 + s; the squares overlap in [-0.2, 0.5] x [-0.5, 0.3], so the
         // distance is s along z. Penetrating: the other face axes overlap by 1 - 0.3 = 0.7 and
@@ -163,9 +164,9 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
             Vector3::z(),
             "e-e crossing",
         ));
-        // B stands on its vertex (1,1,1)/2: the rotation taking (1,1,1)/sqrt3 to -z puts that vertex
-        // sqrt3/2 straight below B's centre and every other vertex at least 1/sqrt3 higher (its
-        // projection on (1,1,1)/sqrt3 is at most 1/(2 sqrt3)); a further turn about z keeps it
+        // B stands on its vertex (1,1,1)/2: the rotation taking (1,1,1)/sqrt3 to -z puts that
+        // vertex sqrt3/2 straight below B's centre and every other vertex at least 1/sqrt3 higher
+        // (its projection on (1,1,1)/sqrt3 is at most 1/(2 sqrt3)); a further turn about z keeps it
         // there. B's centre at (0.1, -0.15, 0.5 + sqrt3/2 + s): the vertex is s above A's top face,
         // 0.35 inside its rim. Distance s along z.
         let on_vertex = rot(Vector3::z(), 0.7)
@@ -184,9 +185,9 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
             "v-f",
         ));
         // A is a 2 x 2 x 1 slab (top face z = 0.5). B, a unit cube turned 45 deg about x, has its
-        // bottom edge along x, sqrt2/2 below its centre; the further turn of 20 deg about z keeps it
-        // lowest. Centre (0.2, -0.1, 0.5 + sqrt2/2 + s): the edge, of half-length 0.5, is s above
-        // the slab and at least 0.3 inside its rim. Distance s along z.
+        // bottom edge along x, sqrt2/2 below its centre; the further turn of 20 deg about z keeps
+        // it lowest. Centre (0.2, -0.1, 0.5 + sqrt2/2 + s): the edge, of half-length 0.5, is s
+        // above the slab and at least 0.3 inside its rim. Distance s along z.
         out.push(case(
             "slab-cube e-f",
             s,

@@ -1,8 +1,8 @@
 //! The exact distance of two disjoint convex polyhedra by closest features.
 //!
 //! Between disjoint convex polytopes, a closest point pair can always be taken with a vertex of one
-//! against a face polygon of the other (this covers vertex-edge and vertex-vertex, the polygon being
-//! closed), or on an edge of each. So the distance is the minimum of vertex(A)-face(B),
+//! against a face polygon of the other (this covers vertex-edge and vertex-vertex, the polygon
+//! being closed), or on an edge of each. So the distance is the minimum of vertex(A)-face(B),
 //! face(A)-vertex(B) and edge(A)-edge(B) distances, each computed exactly. Every candidate is a
 //! true point pair, so round-off can only make a candidate slightly long, never below the truth.
 

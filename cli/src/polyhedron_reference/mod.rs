@@ -1,7 +1,8 @@
 //! An exact reference for contact between convex polyhedra, independent of any contact algorithm.
 //!
-//! Kernels (e.g. the Fast Direct Search of Zheng et al. 2017) are checked against this module, so it
-//! is deliberately slow and simple: brute force over all features, no hull library, no warm starts.
+//! Kernels (e.g. the Fast Direct Search of Zheng et al. 2017) are checked against this module, so
+//! it is deliberately slow and simple: brute force over all features, no hull library, no warm
+//! starts.
 //!
 //! * [`RefPolyhedron`]: a convex polyhedron as plain data (vertices, faces with outward normals and
 //!   counter-clockwise loops, edges), with hand-made solids ([`RefPolyhedron::cuboid`],
@@ -28,7 +29,7 @@ mod solids;
 #[cfg(test)]
 mod tests;
 
-pub use cases::{analytic_cases, AnalyticCase};
+pub use cases::{analytic_cases, AnalyticCase, ANALYTIC_DEPTH, ANALYTIC_GAP};
 pub use classify::{band, classify, is_mismatch, within_band, Classification, BAND_RELATIVE};
 pub use distance::{
     closest_point_on_polygon, closest_point_on_segment, closest_points_segment_segment,
@@ -53,7 +54,8 @@ use std::collections::HashSet;
 pub struct RefPolyhedron {
     /// The vertices, body frame.
     pub vertices: Vec<Vector3<f64>>,
-    /// Each face: outward unit normal and its vertex loop (indices, counter-clockwise seen from outside).
+    /// Each face: outward unit normal and its vertex loop (indices, counter-clockwise seen from
+    /// outside).
     pub faces: Vec<(Vector3<f64>, Vec<usize>)>,
     /// Each edge once: (tail, head) vertex indices.
     pub edges: Vec<(usize, usize)>,

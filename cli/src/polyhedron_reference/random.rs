@@ -34,8 +34,8 @@ pub struct RandomPair {
 
 /// A random convex body in its body frame: the hull of 4 to `max_vertices` (at most
 /// [`super::BRUTEFORCE_MAX_POINTS`]) points uniform in direction on an ellipsoid with semi-axes
-/// `r (c1, c2, c3) / max c`, `r` in (0.5, 2), each `c` in (1, 8) log-uniform (so aspect ratios up to
-/// 8), turned by a random rotation. Degenerate draws are redrawn.
+/// `r (c1, c2, c3) / max c`, `r` in (0.5, 2), each `c` in (1, 8) log-uniform (so aspect ratios
+/// up to 8), turned by a random rotation. Degenerate draws are redrawn.
 ///
 /// Panics if `max_vertices` is below 4 or above the brute-force limit.
 pub fn random_body(rng: &mut SceneRng, max_vertices: usize) -> RefPolyhedron {
@@ -62,12 +62,12 @@ pub fn random_body(rng: &mut SceneRng, max_vertices: usize) -> RefPolyhedron {
     }
 }
 
-/// A random pair near contact, deterministic given the generator's state: two [`random_body`]s,
-/// A at a random pose in `[-2, 2]^3`, B turned randomly and placed along a random direction `u`
-/// with the support-plane gap `placed_gap` uniform in `(-0.02, 0.02) * size` (`size` the mean of
-/// the two diameters), B's extreme vertex along `-u` facing A's extreme vertex along `u`, then
-/// shifted perpendicular to `u` by up to `0.05 * size` (which leaves the gap along `u` unchanged) so
-/// that the closest features are not always two vertices.
+/// A random pair near contact, deterministic given the generator's state: two [`random_body`]s, A
+/// at a random pose in `[-2, 2]^3`, B turned randomly and placed along a random direction `u` with
+/// the support-plane gap `placed_gap` uniform in `(-0.02, 0.02) * size` (`size` the mean of the two
+/// diameters), B's extreme vertex along `-u` facing A's extreme vertex along `u`, then shifted
+/// perpendicular to `u` by up to `0.05 * size` (which leaves the gap along `u` unchanged) so that
+/// the closest features are not always two vertices.
 pub fn random_pair(rng: &mut SceneRng, max_vertices: usize) -> RandomPair {
     let a = random_body(rng, max_vertices);
     let b = random_body(rng, max_vertices);

@@ -64,7 +64,8 @@ pub enum SatResult {
     Penetrating {
         /// The minimum translation distance (>= 0, caller's length unit).
         depth: f64,
-        /// The unit MTD direction from A to B (moving B by `depth * normal` separates), world frame.
+        /// The unit MTD direction from A to B (moving B by `depth * normal` separates), world
+        /// frame.
         normal: Vector3<f64>,
         /// Where the axis comes from.
         kind: AxisKind,

@@ -222,7 +222,8 @@ fn planar_hull(pts: &[Vector3<f64>], on: &[usize], normal: &Vector3<f64>) -> Vec
         Vector3::y()
     };
     let u = (u - normal * normal.dot(&u)).normalize();
-    let v = normal.cross(&u); // (u, v, normal) right-handed: counter-clockwise in (u, v) is about normal
+    // (u, v, normal) is right-handed: counter-clockwise in (u, v) is so about the normal.
+    let v = normal.cross(&u);
     let origin = pts[on[0]];
     let mut p2: Vec<(f64, f64, usize)> = on
         .iter()

@@ -372,8 +372,9 @@ fn polyhedron_distance_matches_dense_surface_sampling() {
 }
 
 /// The smallest `h(d)` found by sampling directions (a Fibonacci sphere) and refining the best few
-/// by a shrinking compass search on the sphere (at most 400 polls each). Every value is a true `h(d)`, so the result is an
-/// upper bound of the MTD; the compass search can stall on the ridges of `h`, so it is not tight.
+/// by a shrinking compass search on the sphere (at most 400 polls each). Every value is a true
+/// `h(d)`, so the result is an upper bound of the MTD; the compass search can stall on the ridges
+/// of `h`, so it is not tight.
 fn smallest_overlap_by_search(a: &RefPolyhedron, pa: &Pose, b: &RefPolyhedron, pb: &Pose) -> f64 {
     let (va, vb) = (a.world_vertices(pa), b.world_vertices(pb));
     let h = |d: &Vector3<f64>| {
