@@ -150,7 +150,7 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
         // A turned 45 deg about x: its top is the edge along x at y = 0, z = sqrt2/2. B turned
         // 45 deg about y and centred at z = sqrt2 + s: its bottom is the edge along y at x = 0,
         // z = sqrt2/2 + s. They cross at right angles above (0, 0), distance s along x X y = z.
-        // Penetrating: e.g. A's face normal (0,1,1)/sqrt2 overlaps by 0.354 + s/sqrt2; the others
+        // Penetrating: e.g. A's face normal (0,1,1)/sqrt2 overlaps by 0.354 - s/sqrt2; the others
         // are alike or larger.
         out.push(case(
             "cube e-e crossing",
@@ -209,8 +209,8 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
         // corners to the odd ones), so its face opposite its vertex -v0 has outward normal -n0.
         // With B's centre at (2 r + s) n0, A's face 0 (plane n0.x = r) and that face (plane
         // n0.x = r + s) are parallel, s apart, and overlap in a hexagon about the common axis.
-        // Penetrating: A's other face axes overlap by 2r + (2r - s)/3, the edge-pair axes x, y, z
-        // by 2 s_t - (2r - s)/sqrt3 = 0.47, other edge pairs give face axes.
+        // Penetrating: A's other face axes overlap by 2r + (2r + s)/3, the edge-pair axes x, y, z
+        // by 2 s_t - (2r + s)/sqrt3 = 0.47, other edge pairs give face axes.
         out.push(case(
             "tetrahedra f-f",
             s,
@@ -257,7 +257,8 @@ pub fn analytic_cases() -> Vec<AnalyticCase> {
         // The 1:8 hexagonal rod (across corners 1, length 8) along world x, lying on one side face
         // (sqrt3/4 below its axis) on the unit cube's top face: axis at z = 0.5 + sqrt3/4 + s,
         // y = 0.1. The face strip |y - 0.1| <= 0.25 overlaps the cube's top face. Distance s
-        // along z. Penetrating: the rod's slanted faces overlap the cube by ~1.7, the y axis by 0.9.
+        // along z. Penetrating: the rod's slanted faces overlap the cube by ~1.7, the y axis by
+        // 0.9.
         out.push(case(
             "rod 1:8 on cube f-f",
             s,
