@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod figure;
 pub mod peers;
+pub mod polyhedron_reference;
 pub mod sampling;
 pub mod sphere_pairs;
 pub mod superellipsoid_pairs;
