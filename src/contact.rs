@@ -17,6 +17,18 @@ pub enum ContactKind {
     /// normals of both surfaces are parallel to `normal` (Johnson's common-normal concept). For spheres
     /// these are the points on the centre line.
     Smooth = 1,
+    /// Polyhedra: a vertex of one body against a vertex of the other (Zheng et al. 2017).
+    VertexVertex = 2,
+    /// Polyhedra: a vertex of one body against an edge of the other.
+    VertexEdge = 3,
+    /// Polyhedra: a vertex of one body against a face of the other.
+    VertexFace = 4,
+    /// Polyhedra: an edge of each body, crossing.
+    EdgeEdge = 5,
+    /// Polyhedra: an edge of one body against a face of the other (composite: two basic contacts).
+    EdgeFace = 6,
+    /// Polyhedra: a face of each body (composite: a polygon of basic contacts).
+    FaceFace = 7,
 }
 
 /// A pair's contact, A and B as passed to the query.

@@ -8,21 +8,25 @@
 
 mod batch;
 pub mod common_normal;
+pub mod fast_direct_search;
 pub mod gjk;
 mod sphere_sphere;
 
 pub use batch::for_each_chunk;
+pub use fast_direct_search::{BasicContact, BasicKind};
 pub use sphere_sphere::sphere_sphere;
 
 use crate::contact::Contact;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::shapes::{Shape, SmoothConvex};
 use crate::warm::WarmState;
 
 /// Whether `kernel` is the warm-state tag of one of this library's kernels.
 pub fn is_known_kernel(kernel: u32) -> bool {
-    kernel == sphere_sphere::KERNEL || kernel == common_normal::KERNEL
+    kernel == sphere_sphere::KERNEL
+        || kernel == common_normal::KERNEL
+        || kernel == fast_direct_search::KERNEL
 }
 
 /// The contact of shape `a` at `pose_a` with shape `b` at `pose_b`, in the world frame.
@@ -70,8 +74,71 @@ pub fn collide(
         (Shape::Superellipsoid(sa), Shape::Sphere(sb)) => {
             smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
         }
+        (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
+            fast_direct_search::fast_direct_search(pa, pb, &pose_a.relative(pose_b), &mut state)
+                .contact
+                .transformed(pose_a)
+        }
+        (Shape::Polyhedron(_), _) | (_, Shape::Polyhedron(_)) => {
+            return Err(unsupported_mix(a, b));
+        }
     };
     contact.ensure_finite()?;
+    state.steps = state.steps.saturating_add(1);
+    if let Some(w) = warm {
+        *w = state;
+    }
+    Ok(contact)
+}
+
+/// The error for a polyhedron paired with a smooth shape (no kernel for that mix yet).
+fn unsupported_mix(a: &Shape, b: &Shape) -> Error {
+    Error::UnsupportedPair(format!(
+        "no contact kernel for a {:?} with a {:?}: polyhedra pair only with polyhedra so far",
+        a.family(),
+        b.family()
+    ))
+}
+
+/// The contact of two polyhedra, as [`collide`], and their list of basic contacts (Zheng et al.
+/// 2017: vertex-face both ways and crossing edge-edge, each with its point, normal and depth; see
+/// [`BasicContact`]) appended to `list`, all in the world frame. A pair apart adds nothing.
+///
+/// # Errors
+///
+/// [`Error::UnsupportedPair`] unless both shapes are polyhedra; otherwise as [`collide`].
+pub fn contact_list(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    warm: Option<&mut WarmState>,
+    list: &mut Vec<BasicContact>,
+) -> Result<Contact> {
+    let (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) = (a, b) else {
+        return Err(Error::UnsupportedPair(format!(
+            "contact lists are for polyhedron pairs, not a {:?} with a {:?}",
+            a.family(),
+            b.family()
+        )));
+    };
+    let mut state = match &warm {
+        Some(w) => {
+            w.validate()?;
+            **w
+        }
+        None => WarmState::cold(),
+    };
+    let relative = pose_a.relative(pose_b);
+    let detection = fast_direct_search::fast_direct_search(pa, pb, &relative, &mut state);
+    let contact = detection.contact.transformed(pose_a);
+    contact.ensure_finite()?;
+    let start = list.len();
+    fast_direct_search::contact_list(pa, pb, &relative, &detection, list);
+    for item in &mut list[start..] {
+        item.point = pose_a.transform_point(&item.point);
+        item.normal = pose_a.transform_vector(&item.normal);
+    }
     state.steps = state.steps.saturating_add(1);
     if let Some(w) = warm {
         *w = state;

@@ -24,6 +24,8 @@ pub enum ShapeFamily {
     Sphere = 1,
     /// [`Superellipsoid`].
     Superellipsoid = 2,
+    /// [`Polyhedron`].
+    Polyhedron = 3,
 }
 
 /// A particle shape of any supported family, in its body frame.
@@ -33,6 +35,8 @@ pub enum Shape {
     Sphere(Sphere),
     /// A superellipsoid centred on the body-frame origin, its axes along the body axes.
     Superellipsoid(Superellipsoid),
+    /// A convex polyhedron in the caller's frame (its vertices as given).
+    Polyhedron(Polyhedron),
 }
 
 impl Shape {
@@ -41,6 +45,7 @@ impl Shape {
         match self {
             Shape::Sphere(_) => ShapeFamily::Sphere,
             Shape::Superellipsoid(_) => ShapeFamily::Superellipsoid,
+            Shape::Polyhedron(_) => ShapeFamily::Polyhedron,
         }
     }
 
@@ -49,6 +54,7 @@ impl Shape {
         match self {
             Shape::Sphere(s) => s.radius(),
             Shape::Superellipsoid(s) => s.bounding_radius(),
+            Shape::Polyhedron(p) => p.bounding_radius(),
         }
     }
 
@@ -57,6 +63,7 @@ impl Shape {
         match self {
             Shape::Sphere(s) => s.support_point(direction),
             Shape::Superellipsoid(s) => s.support_point(direction),
+            Shape::Polyhedron(p) => p.support_point(direction),
         }
     }
 

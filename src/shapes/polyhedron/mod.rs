@@ -84,6 +84,7 @@ pub struct Polyhedron {
     volume: f64,
     centroid: Vector3<f64>,
     bounding_radius: f64,
+    inner_radius: f64,
     tolerance: f64,
 }
 
@@ -126,11 +127,16 @@ impl Polyhedron {
         )?;
         let (volume, centroid) = mass::volume_and_centroid(&brep);
         let bounding_radius = brep.positions.iter().map(|p| p.norm()).fold(0.0, f64::max);
+        let inner_radius = (0..brep.face_normals.len())
+            .map(|f| brep.face_offsets[f] - brep.face_normals[f].dot(&centroid))
+            .fold(f64::INFINITY, f64::min)
+            .max(0.0);
         Ok(Polyhedron {
             brep,
             volume,
             centroid,
             bounding_radius,
+            inner_radius,
             tolerance: prepared.tolerance,
         })
     }
@@ -154,6 +160,14 @@ impl Polyhedron {
     /// the largest vertex norm.
     pub fn bounding_radius(&self) -> f64 {
         self.bounding_radius
+    }
+
+    /// The radius of the largest ball about the [`centroid`](Self::centroid) that lies inside the
+    /// polyhedron: the smallest distance from the centroid to a face plane. Contact searches use
+    /// the ball to bound the overlap of the polyhedron with another body from below in every
+    /// direction.
+    pub fn inner_radius(&self) -> f64 {
+        self.inner_radius
     }
 
     /// The number of vertices.

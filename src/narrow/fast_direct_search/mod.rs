@@ -1,0 +1,238 @@
+//! Convex polyhedra: the Fast Direct Search of Zheng, Jiao, Gardner & Sitar (2017), "Fast direct
+//! search for contact detection of convex polyhedra" (contact covers, valid entrance), with
+//! initial and updated detection.
+//!
+//! The contact covers of a pair (v-f both ways, crossing e-e; [`pair`]) are the facets of Shi's
+//! entrance polyhedron `E = A + (-B)`; v-v and v-e contacts are met through them, as in the
+//! paper. The bodies overlap exactly when the reference point (B's placement) lies inside `E`, and
+//! then the smallest overlap over the covers is the minimum translation distance: the
+//! `penetration` this kernel reports, along the cover's normal. A cover with a negative overlap
+//! is a separating plane: the pair is excluded there and then.
+//!
+//! * **Initial detection** ([`search`], no seed): the covers are evaluated with an exact bound that
+//!   skips those that cannot be the deepest (see [`search`]), after the faces most aligned with the
+//!   centre line.
+//! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
+//!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
+//!   plane, re-checked with one support search: if it still separates, the query ends there (the
+//!   exclusion of near pairs). For a touching pair its overlap bounds the depth at once, so the
+//!   bound leaves only the covers near the contact normal to evaluate. The answer is the same as
+//!   a fresh initial detection's at every step (the bound is exact), not a re-projection of an old
+//!   contact.
+//!
+//! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
+//! from the features of each body within the overlap along the normal ([`patch`]).
+
+mod pair;
+mod patch;
+mod search;
+
+#[cfg(test)]
+mod tests;
+
+pub use pair::{arcs_cross, Cover, Evaluated, PolyhedronPair};
+pub use patch::{basic_contacts, composite_kind, BasicContact, BasicKind, Patch};
+pub use search::{search, Hints, Outcome};
+
+use crate::contact::{Contact, ContactKind};
+use crate::pose::Pose;
+use crate::shapes::Polyhedron;
+use crate::warm::WarmState;
+use nalgebra::Vector3;
+
+/// Warm-state tag of this kernel.
+pub const KERNEL: u32 = 3;
+
+/// Vertices per body the patch walk collects for the composite type (3 tells a face).
+const TYPE_VERTICES: usize = 3;
+
+/// Vertices per body the patch walk collects for the contact list.
+const LIST_VERTICES: usize = 64;
+
+/// What one detection found, in A's frame.
+#[derive(Debug, Clone, Copy)]
+pub struct Detection {
+    /// The contact (A's frame): the normal of the deepest cover, the minimum translation distance
+    /// as `penetration`; for a pair apart, the separating cover's normal and gap (a certified
+    /// lower bound of the distance, `separation_exact` false). `iterations`: covers evaluated.
+    pub contact: Contact,
+    /// The cover the answer comes from.
+    pub cover: Evaluated,
+    /// The support vertices of A along the normal and of B against it.
+    pub support: (usize, usize),
+}
+
+/// The cover code of the warm state.
+fn cover_code(cover: &Cover) -> [f64; 3] {
+    match *cover {
+        Cover::FaceVertex { face_a, vertex_b } => [1.0, face_a as f64, vertex_b as f64],
+        Cover::VertexFace { vertex_a, face_b } => [2.0, vertex_a as f64, face_b as f64],
+        Cover::EdgeEdge { edge_a, edge_b } => [3.0, edge_a as f64, edge_b as f64],
+    }
+}
+
+/// An index read back from the warm state, if it is one below `limit`.
+fn index(x: f64, limit: usize) -> Option<usize> {
+    (x >= 0.0 && x < limit as f64 && x.fract() == 0.0).then_some(x as usize)
+}
+
+/// The cover stored in the warm data, if it names features the two bodies have.
+fn stored_cover(data: &[f64], a: &Polyhedron, b: &Polyhedron) -> Option<Cover> {
+    match data[0] as i64 {
+        1 => Some(Cover::FaceVertex {
+            face_a: index(data[1], a.num_faces())?,
+            vertex_b: index(data[2], b.num_vertices())?,
+        }),
+        2 => Some(Cover::VertexFace {
+            vertex_a: index(data[1], a.num_vertices())?,
+            face_b: index(data[2], b.num_faces())?,
+        }),
+        3 => Some(Cover::EdgeEdge {
+            edge_a: index(data[1], a.num_edges())?,
+            edge_b: index(data[2], b.num_edges())?,
+        }),
+        _ => None,
+    }
+}
+
+/// The two points of a cover whose difference is `overlap` along its axis: on A's face plane
+/// above B's vertex, on B's face plane below A's vertex, or the closest points of the two edges'
+/// lines (A's frame).
+fn witness_points(pair: &PolyhedronPair, cover: &Evaluated) -> (Vector3<f64>, Vector3<f64>) {
+    let n = cover.axis;
+    match cover.cover {
+        Cover::FaceVertex { vertex_b, .. } => {
+            let pb = pair.b_vertex(vertex_b);
+            (pb + n * cover.overlap, pb)
+        }
+        Cover::VertexFace { vertex_a, .. } => {
+            let pa = pair.a.vertex(vertex_a);
+            (pa, pa - n * cover.overlap)
+        }
+        Cover::EdgeEdge { edge_a, edge_b } => {
+            let (ea, eb) = (pair.a.edge(edge_a), pair.b.edge(edge_b));
+            let p = pair.a.vertex(ea.tail());
+            let u = pair.a.vertex(ea.head()) - p;
+            let q = pair.b_vertex(eb.tail());
+            let v = pair.b_vertex(eb.head()) - q;
+            // Closest points of the lines p + s u, q + t v.
+            let r = p - q;
+            let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
+            let (ur, vr) = (u.dot(&r), v.dot(&r));
+            let denom = uu * vv - uv * uv;
+            let s = (uv * vr - vv * ur) / denom;
+            let t = (uu * vr - uv * ur) / denom;
+            let pa = p + u * s;
+            // B's point from A's, along the axis: exact in the axis, to rounding across it.
+            let pb = q + v * t;
+            let across = (pa - pb) - n * n.dot(&(pa - pb));
+            (pa, pb + across)
+        }
+    }
+}
+
+/// The contact of polyhedra `a` and `b`, B's pose given relative to A ([`Pose::relative`]), with
+/// the pair's warm state (see the module documentation); the result is in A's frame.
+///
+/// Warm data: `data[0]` the cover's type (1: A's face and B's vertex, 2: A's vertex and B's face,
+/// 3: two edges; 0: none), `data[1..3]` its two feature indices, `data[3..5]` the support
+/// vertices of A and B, `data[5]` 1 if the pair touched.
+pub fn fast_direct_search(
+    a: &Polyhedron,
+    b: &Polyhedron,
+    relative: &Pose,
+    warm: &mut WarmState,
+) -> Detection {
+    let warm_started = warm.claim(KERNEL);
+    let pair = PolyhedronPair {
+        a,
+        b,
+        rotation: *relative.rotation.to_rotation_matrix().matrix(),
+        translation: relative.position,
+    };
+    let seed = if warm_started {
+        stored_cover(&warm.data, a, b)
+    } else {
+        None
+    };
+    let mut hints = Hints {
+        vertex_a: index(warm.data[3], a.num_vertices()).unwrap_or(0),
+        vertex_b: index(warm.data[4], b.num_vertices()).unwrap_or(0),
+    };
+    let outcome = search(&pair, seed, &mut hints);
+    let best = outcome.best;
+    let n = best.axis;
+    let support = (
+        a.support_vertex(&n, hints.vertex_a),
+        pair.b_lowest(&n, hints.vertex_b),
+    );
+    let kind = if best.overlap > 0.0 {
+        Patch::new(&pair, &n, best.overlap, support, TYPE_VERTICES).kind()
+    } else {
+        match best.cover {
+            Cover::EdgeEdge { .. } => ContactKind::EdgeEdge,
+            _ => ContactKind::VertexFace,
+        }
+    };
+    let (pa, pb) = witness_points(&pair, &best);
+    let mut contact = Contact::from_points(pa, pb, n, best.overlap, false, kind);
+    contact.iterations = outcome.covers;
+    contact.warm_started = warm_started;
+
+    let code = cover_code(&best.cover);
+    warm.data[..3].copy_from_slice(&code);
+    warm.data[3] = support.0 as f64;
+    warm.data[4] = support.1 as f64;
+    warm.data[5] = if contact.touching { 1.0 } else { 0.0 };
+    Detection {
+        contact,
+        cover: best,
+        support,
+    }
+}
+
+/// The basic contacts of a detection (A's frame), appended to `out`: none for a pair apart.
+pub fn contact_list(
+    a: &Polyhedron,
+    b: &Polyhedron,
+    relative: &Pose,
+    detection: &Detection,
+    out: &mut Vec<BasicContact>,
+) {
+    if !detection.contact.touching {
+        return;
+    }
+    let pair = PolyhedronPair {
+        a,
+        b,
+        rotation: *relative.rotation.to_rotation_matrix().matrix(),
+        translation: relative.position,
+    };
+    let n = detection.cover.axis;
+    let patch = Patch::new(
+        &pair,
+        &n,
+        detection.cover.overlap,
+        detection.support,
+        LIST_VERTICES,
+    );
+    let before = out.len();
+    basic_contacts(&pair, &n, &patch, out);
+    if out.len() == before {
+        // Features that only touch in projection (v-v, v-e): the deepest cover itself.
+        let c = &detection.contact;
+        let (kind, feature_a, feature_b) = match detection.cover.cover {
+            Cover::FaceVertex { face_a, vertex_b } => (BasicKind::FaceVertex, face_a, vertex_b),
+            Cover::VertexFace { vertex_a, face_b } => (BasicKind::VertexFace, vertex_a, face_b),
+            Cover::EdgeEdge { edge_a, edge_b } => (BasicKind::EdgeEdge, edge_a, edge_b),
+        };
+        out.push(BasicContact {
+            kind,
+            feature_a,
+            feature_b,
+            point: c.point,
+            normal: c.normal,
+            depth: c.penetration,
+        });
+    }
+}

@@ -1,0 +1,181 @@
+use super::*;
+use crate::shapes::Polyhedron;
+use nalgebra::{UnitQuaternion, Vector3};
+use proptest::prelude::*;
+
+fn cuboid(hx: f64, hy: f64, hz: f64) -> Polyhedron {
+    let mut pts = Vec::new();
+    for &x in &[-hx, hx] {
+        for &y in &[-hy, hy] {
+            for &z in &[-hz, hz] {
+                pts.push(Vector3::new(x, y, z));
+            }
+        }
+    }
+    Polyhedron::new(&pts).unwrap()
+}
+
+fn pose(p: [f64; 3], axis_angle: [f64; 3]) -> Pose {
+    Pose::new(
+        Vector3::from(p),
+        UnitQuaternion::from_scaled_axis(Vector3::from(axis_angle)),
+    )
+}
+
+/// Brute-force separating-axis overlap (test-only, independent of the kernel): the smallest
+/// overlap over all face normals and all edge-pair cross products, B given relative to A.
+fn sat(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> (f64, Vector3<f64>) {
+    let bv: Vec<Vector3<f64>> = b
+        .vertices()
+        .iter()
+        .map(|v| rel.transform_point(v))
+        .collect();
+    let overlap = |n: &Vector3<f64>| {
+        let ha = a
+            .vertices()
+            .iter()
+            .map(|v| n.dot(v))
+            .fold(f64::MIN, f64::max);
+        let lb = bv.iter().map(|v| n.dot(v)).fold(f64::MAX, f64::min);
+        ha - lb
+    };
+    let mut axes: Vec<Vector3<f64>> = (0..a.num_faces()).map(|f| a.face_normal(f)).collect();
+    axes.extend((0..b.num_faces()).map(|g| -rel.transform_vector(&b.face_normal(g))));
+    for ea in a.edges() {
+        for eb in b.edges() {
+            let c = ea.direction().cross(&rel.transform_vector(&eb.direction()));
+            if c.norm() > 1e-9 {
+                axes.push(c.normalize());
+                axes.push(-c.normalize());
+            }
+        }
+    }
+    let mut best = (f64::INFINITY, Vector3::zeros());
+    for n in axes {
+        let o = overlap(&n);
+        if o < best.0 {
+            best = (o, n);
+        }
+    }
+    best
+}
+
+fn detect(a: &Polyhedron, b: &Polyhedron, rel: &Pose, warm: &mut WarmState) -> Detection {
+    fast_direct_search(a, b, rel, warm)
+}
+
+#[test]
+fn stacked_cubes_face_face() {
+    let cube = cuboid(0.5, 0.5, 0.5);
+    let rel = pose([0.1, 0.2, 0.995], [0.0, 0.0, 0.3]);
+    let d = detect(&cube, &cube, &rel, &mut WarmState::cold());
+    assert!(d.contact.touching);
+    assert!((d.contact.penetration - 0.005).abs() < 1e-14);
+    assert!((d.contact.normal - Vector3::z()).norm() < 1e-14);
+    assert_eq!(d.contact.kind, ContactKind::FaceFace);
+    let mut list = Vec::new();
+    contact_list(&cube, &cube, &rel, &d, &mut list);
+    // The rotated square over the square: 4 + 4 corners inside the other face? The top square
+    // turned by 0.3 rad and shifted: every basic contact has depth 0.005.
+    assert!(list.len() >= 4, "{list:?}");
+    for c in &list {
+        assert!((c.depth - 0.005).abs() < 1e-12, "{c:?}");
+    }
+}
+
+#[test]
+fn separated_cubes_are_excluded_and_warm_recheck_is_one_cover() {
+    let cube = cuboid(0.5, 0.5, 0.5);
+    let rel = pose([1.02, 0.1, 0.0], [0.1, 0.0, 0.0]);
+    let mut warm = WarmState::cold();
+    let d = detect(&cube, &cube, &rel, &mut warm);
+    assert!(!d.contact.touching);
+    assert!(d.contact.separation > 0.0 && d.contact.separation <= 0.02 + 1e-12);
+    let again = detect(&cube, &cube, &rel, &mut warm);
+    assert!(!again.contact.touching);
+    assert_eq!(again.contact.iterations, 1);
+}
+
+#[test]
+fn crossing_edges_give_an_edge_edge_contact() {
+    let cube = cuboid(0.5, 0.5, 0.5);
+    // B: an edge down along y (turned 45 deg about y... about x), A: an edge up along x.
+    let a_pose = pose([0.0, 0.0, 0.0], [std::f64::consts::FRAC_PI_4, 0.0, 0.0]);
+    let b_pose = pose(
+        [0.0, 0.0, std::f64::consts::SQRT_2 - 0.01],
+        [0.0, std::f64::consts::FRAC_PI_4, 0.0],
+    );
+    let rel = a_pose.relative(&b_pose);
+    let d = detect(&cube, &cube, &rel, &mut WarmState::cold());
+    assert!(d.contact.touching);
+    assert!(
+        (d.contact.penetration - 0.01).abs() < 1e-12,
+        "{:?}",
+        d.contact
+    );
+    assert_eq!(d.contact.kind, ContactKind::EdgeEdge);
+    assert!(matches!(d.cover.cover, Cover::EdgeEdge { .. }));
+}
+
+fn random_body(seed: u64, n: usize) -> Polyhedron {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let scale = Vector3::new(1.0 + next().abs() * 2.0, 1.0, 0.5 + next().abs());
+    let pts: Vec<Vector3<f64>> = (0..n)
+        .map(|_| {
+            let v = Vector3::new(next(), next(), next());
+            v.component_mul(&scale)
+        })
+        .collect();
+    Polyhedron::new(&pts).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn matches_brute_force_sat(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..30, nb in 4usize..30,
+                               dir in prop::array::uniform3(-1.0f64..1.0), rot in prop::array::uniform3(-3.0f64..3.0),
+                               dist in 0.0f64..3.0) {
+        let a = random_body(sa, na);
+        let b = random_body(sb + 7919, nb);
+        let d = Vector3::from(dir);
+        prop_assume!(d.norm() > 0.1);
+        let rel = pose((d.normalize() * dist).into(), rot);
+        let (depth, _) = sat(&a, &b, &rel);
+        let got = detect(&a, &b, &rel, &mut WarmState::cold());
+        if depth > 1e-9 {
+            prop_assert!(got.contact.touching);
+            prop_assert!((got.contact.penetration - depth).abs() <= 1e-9 * (1.0 + depth), "{} vs {}", got.contact.penetration, depth);
+        } else if depth < -1e-9 {
+            prop_assert!(!got.contact.touching);
+            prop_assert!(got.contact.separation <= -depth + 1e-12);
+        }
+    }
+
+    #[test]
+    fn warm_sequence_equals_cold(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..20, nb in 4usize..20,
+                                 rot in prop::array::uniform3(-3.0f64..3.0), spin in prop::array::uniform3(-0.02f64..0.02)) {
+        let a = random_body(sa, na);
+        let b = random_body(sb + 104729, nb);
+        let mut warm = WarmState::cold();
+        let mut p = pose([0.0, 0.0, 1.2], rot);
+        let step = pose([0.003, -0.002, -0.004], spin);
+        for _ in 0..40 {
+            p = step.compose(&p);
+            let warm_d = detect(&a, &b, &p, &mut warm);
+            let cold_d = detect(&a, &b, &p, &mut WarmState::cold());
+            prop_assert_eq!(warm_d.contact.touching, cold_d.contact.touching);
+            if cold_d.contact.touching {
+                prop_assert!((warm_d.contact.penetration - cold_d.contact.penetration).abs() < 1e-12);
+            }
+        }
+    }
+}
