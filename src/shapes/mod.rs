@@ -6,7 +6,7 @@ mod smooth_convex;
 mod sphere;
 mod superellipsoid;
 
-pub use polyhedron::{Polyhedron, PolyhedronEdge};
+pub use polyhedron::{GaussArcCap, Polyhedron, PolyhedronEdge};
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{PointDerivatives, Superellipsoid};
@@ -29,6 +29,9 @@ pub enum ShapeFamily {
 }
 
 /// A particle shape of any supported family, in its body frame.
+// A polyhedron is far larger than the other variants; shapes are built once and held behind
+// handles, and boxing it would add an indirection to every contact query.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// A sphere centred on the body-frame origin.

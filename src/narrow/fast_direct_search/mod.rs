@@ -31,7 +31,7 @@ mod search;
 mod tests;
 
 pub use pair::{arcs_cross, Cover, Evaluated, PolyhedronPair};
-pub use patch::{basic_contacts, composite_kind, BasicContact, BasicKind, Patch};
+pub use patch::{basic_contacts, composite_kind, BasicContact, BasicKind, Patch, VertexSet};
 pub use search::{search, Hints, Outcome};
 
 use crate::contact::{Contact, ContactKind};
@@ -47,7 +47,7 @@ pub const KERNEL: u32 = 3;
 const TYPE_VERTICES: usize = 3;
 
 /// Vertices per body the patch walk collects for the contact list.
-const LIST_VERTICES: usize = 64;
+const LIST_VERTICES: usize = patch::PATCH_CAPACITY;
 
 /// What one detection found, in A's frame.
 #[derive(Debug, Clone, Copy)]
@@ -73,7 +73,8 @@ fn cover_code(cover: &Cover) -> [f64; 3] {
 
 /// An index read back from the warm state, if it is one below `limit`.
 fn index(x: f64, limit: usize) -> Option<usize> {
-    (x >= 0.0 && x < limit as f64 && x.fract() == 0.0).then_some(x as usize)
+    let i = x as usize;
+    (x >= 0.0 && i < limit && i as f64 == x).then_some(i)
 }
 
 /// The cover stored in the warm data, if it names features the two bodies have.
@@ -92,6 +93,18 @@ fn stored_cover(data: &[f64], a: &Polyhedron, b: &Polyhedron) -> Option<Cover> {
             edge_b: index(data[2], b.num_edges())?,
         }),
         _ => None,
+    }
+}
+
+/// A vertex of A farthest along a cover's axis and a vertex of B lowest along it: features of the
+/// cover itself (a face's first vertex, an edge's tail), so no support search is needed.
+fn support_of(pair: &PolyhedronPair, cover: &Cover) -> (usize, usize) {
+    match *cover {
+        Cover::FaceVertex { face_a, vertex_b } => (pair.a.face_vertices(face_a)[0], vertex_b),
+        Cover::VertexFace { vertex_a, face_b } => (vertex_a, pair.b.face_vertices(face_b)[0]),
+        Cover::EdgeEdge { edge_a, edge_b } => {
+            (pair.a.edge(edge_a).tail(), pair.b.edge(edge_b).tail())
+        }
     }
 }
 
@@ -162,12 +175,9 @@ pub fn fast_direct_search(
     let outcome = search(&pair, seed, &mut hints);
     let best = outcome.best;
     let n = best.axis;
-    let support = (
-        a.support_vertex(&n, hints.vertex_a),
-        pair.b_lowest(&n, hints.vertex_b),
-    );
+    let support = support_of(&pair, &best.cover);
     let kind = if best.overlap > 0.0 {
-        Patch::new(&pair, &n, best.overlap, support, TYPE_VERTICES).kind()
+        Patch::<TYPE_VERTICES>::new(&pair, &n, best.overlap, support).kind()
     } else {
         match best.cover {
             Cover::EdgeEdge { .. } => ContactKind::EdgeEdge,
@@ -209,13 +219,7 @@ pub fn contact_list(
         translation: relative.position,
     };
     let n = detection.cover.axis;
-    let patch = Patch::new(
-        &pair,
-        &n,
-        detection.cover.overlap,
-        detection.support,
-        LIST_VERTICES,
-    );
+    let patch = Patch::<LIST_VERTICES>::new(&pair, &n, detection.cover.overlap, detection.support);
     let before = out.len();
     basic_contacts(&pair, &n, &patch, out);
     if out.len() == before {

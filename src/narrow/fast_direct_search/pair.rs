@@ -182,21 +182,3 @@ pub fn arcs_cross(a: &Vector3<f64>, b: &Vector3<f64>, c: &Vector3<f64>, d: &Vect
     let bdc = b.dot(&d_x_c);
     cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
 }
-
-/// The largest `n . w` over the short great arc `a -> b` (unit vectors; `w` of any length): at an
-/// end, or where the arc passes `w`'s projection onto its plane.
-#[inline]
-pub fn arc_max_dot(a: &Vector3<f64>, b: &Vector3<f64>, w: &Vector3<f64>) -> f64 {
-    let ends = a.dot(w).max(b.dot(w));
-    let p = a.cross(b);
-    let pp = p.norm_squared();
-    if pp == 0.0 {
-        return ends;
-    }
-    let w_in = w - p * (p.dot(w) / pp);
-    if a.cross(&w_in).dot(&p) >= 0.0 && w_in.cross(b).dot(&p) >= 0.0 {
-        ends.max(w_in.norm())
-    } else {
-        ends
-    }
-}

@@ -46,27 +46,59 @@ pub struct BasicContact {
     pub depth: f64,
 }
 
+/// At most this many vertices of a body are collected into a patch.
+pub const PATCH_CAPACITY: usize = 64;
+
+/// A small set of at most `N` vertex indices held inline (no allocation).
+#[derive(Debug, Clone, Copy)]
+pub struct VertexSet<const N: usize> {
+    items: [usize; N],
+    len: usize,
+}
+
+impl<const N: usize> VertexSet<N> {
+    /// The vertices, in the order they were found (the extreme vertex first).
+    pub fn as_slice(&self) -> &[usize] {
+        &self.items[..self.len]
+    }
+
+    /// How many vertices the set holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// The vertices of a body within `width` of its extreme along a direction: a breadth-first walk
 /// over the vertex graph from the extreme vertex (the set above a plane of a convex polyhedron is
-/// connected), stopping once `limit` vertices are found.
-fn slab_vertices(
+/// connected), stopping once `N` vertices are found.
+fn slab_vertices<const N: usize>(
     body: &Polyhedron,
     start: usize,
     height: impl Fn(usize) -> f64,
     width: f64,
-    limit: usize,
-) -> Vec<usize> {
+) -> VertexSet<N> {
+    let limit = N;
     let top = height(start);
-    let mut found = vec![start];
+    let mut found = VertexSet {
+        items: [0; N],
+        len: 1,
+    };
+    found.items[0] = start;
     let mut k = 0;
-    while k < found.len() && found.len() < limit {
-        let v = found[k];
+    while k < found.len && found.len < limit {
+        let v = found.items[k];
         k += 1;
         for &e in body.vertex_edges(v) {
             let u = body.edge(e).other_vertex(v);
-            if !found.contains(&u) && height(u) >= top - width {
-                found.push(u);
-                if found.len() >= limit {
+            if !found.as_slice().contains(&u) && height(u) >= top - width {
+                found.items[found.len] = u;
+                found.len += 1;
+                if found.len >= limit {
                     break;
                 }
             }
@@ -77,6 +109,8 @@ fn slab_vertices(
 
 /// The composite type of a contact from the numbers of vertices each body has in the overlap
 /// (1: a vertex, 2: an edge, 3 or more: a face).
+///
+/// The type needs a patch of 3 vertices per body at most.
 pub fn composite_kind(count_a: usize, count_b: usize) -> ContactKind {
     let (lo, hi) = (count_a.min(count_b).min(3), count_a.max(count_b).min(3));
     match (lo, hi) {
@@ -89,12 +123,13 @@ pub fn composite_kind(count_a: usize, count_b: usize) -> ContactKind {
     }
 }
 
-/// The features of a pair in contact along `normal` (A's frame, A -> B) with overlap `depth`.
-pub struct Patch {
+/// The features of a pair in contact along `normal` (A's frame, A -> B) with overlap `depth`, at
+/// most `N` vertices per body.
+pub struct Patch<const N: usize> {
     /// A's vertices within `depth + tolerance` of A's extreme along `normal`.
-    pub vertices_a: Vec<usize>,
+    pub vertices_a: VertexSet<N>,
     /// B's vertices within `depth + tolerance` of B's extreme against `normal`.
-    pub vertices_b: Vec<usize>,
+    pub vertices_b: VertexSet<N>,
 }
 
 /// The length below which two heights count as equal in a patch: the bodies' construction
@@ -103,33 +138,20 @@ pub fn patch_tolerance(pair: &PolyhedronPair) -> f64 {
     pair.a.tolerance() + pair.b.tolerance()
 }
 
-impl Patch {
+impl<const N: usize> Patch<N> {
     /// The patch along `normal` with overlap `depth`, from the support vertices `top_a` (of A
-    /// along `normal`) and `bottom_b` (of B against it); at most `limit` vertices per body.
+    /// along `normal`) and `bottom_b` (of B against it).
     pub fn new(
         pair: &PolyhedronPair,
         normal: &Vector3<f64>,
         depth: f64,
         (top_a, bottom_b): (usize, usize),
-        limit: usize,
     ) -> Self {
         let width = depth.max(0.0) + patch_tolerance(pair);
         let normal_b = -(pair.rotation.transpose() * normal);
         Patch {
-            vertices_a: slab_vertices(
-                pair.a,
-                top_a,
-                |v| normal.dot(&pair.a.vertex(v)),
-                width,
-                limit,
-            ),
-            vertices_b: slab_vertices(
-                pair.b,
-                bottom_b,
-                |v| normal_b.dot(&pair.b.vertex(v)),
-                width,
-                limit,
-            ),
+            vertices_a: slab_vertices(pair.a, top_a, |v| normal.dot(&pair.a.vertex(v)), width),
+            vertices_b: slab_vertices(pair.b, bottom_b, |v| normal_b.dot(&pair.b.vertex(v)), width),
         }
     }
 
@@ -206,18 +228,18 @@ fn segments_cross(
 /// the contact normal) and below its plane, A's vertices inside B's reference face and beyond its
 /// plane, and the crossings of the two reference faces' edges where A's edge lies beyond B's, all
 /// seen along `normal`. A contact deeper than `-tolerance` is kept.
-pub fn basic_contacts(
+pub fn basic_contacts<const N: usize>(
     pair: &PolyhedronPair,
     normal: &Vector3<f64>,
-    patch: &Patch,
+    patch: &Patch<N>,
     out: &mut Vec<BasicContact>,
 ) {
     let (a, b) = (pair.a, pair.b);
     let tolerance = patch_tolerance(pair);
     let chart = Chart::new(*normal);
     let flat = |x: &Vector3<f64>| Vector2::new(chart.e2.dot(x), chart.e3.dot(x));
-    let top_a = patch.vertices_a[0];
-    let bottom_b = patch.vertices_b[0];
+    let top_a = patch.vertices_a.as_slice()[0];
+    let bottom_b = patch.vertices_b.as_slice()[0];
     let face_a = reference_face(a.vertex_faces(top_a), |f| a.face_normal(f), normal);
     let face_b = reference_face(
         b.vertex_faces(bottom_b),
@@ -243,7 +265,7 @@ pub fn basic_contacts(
     // B's vertices in A's face: depth below its plane, along the normal.
     let along_a = n_a.dot(normal);
     if along_a > 0.0 {
-        for &v in &patch.vertices_b {
+        for &v in patch.vertices_b.as_slice() {
             let x = pair.b_vertex(v);
             let depth = (o_a - n_a.dot(&x)) / along_a;
             if depth >= -tolerance && in_polygon(&flat(&x), &flat_a, tolerance) {
@@ -261,7 +283,7 @@ pub fn basic_contacts(
     // A's vertices in B's face.
     let along_b = -n_b.dot(normal);
     if along_b > 0.0 {
-        for &v in &patch.vertices_a {
+        for &v in patch.vertices_a.as_slice() {
             let x = a.vertex(v);
             let depth = (o_b - n_b.dot(&x)) / along_b;
             if depth >= -tolerance && in_polygon(&flat(&x), &flat_b, tolerance) {

@@ -8,12 +8,18 @@
 //! `c_A - c_B`, so the overlap along any unit `n` is at least `rho - n . (c_B - c_A)`; a cover whose
 //! normal has `n . w <= (rho - D) / |c_B - c_A|` (`w` the unit centre line A -> B) cannot beat `D`
 //! and is skipped without being evaluated. Faces are filtered by their normal, edges by the
-//! largest `n . w` over their Gauss-map arc (an e-e cover's normal lies on both arcs). The bound
+//! cap of their Gauss-map arc (`GaussArcCap`) (an e-e cover's normal lies on both arcs). The bound
 //! is exact, so the search still returns the global minimum: in a DEM-like contact only the covers
 //! within a few degrees of the contact normal are evaluated.
 
-use super::pair::{arc_max_dot, Cover, Evaluated, PolyhedronPair};
+use super::pair::{Cover, Evaluated, PolyhedronPair};
 use nalgebra::Vector3;
+use std::cell::RefCell;
+
+thread_local! {
+    /// Per-thread scratch list of B's edges that reach above the pruning threshold.
+    static REACHING_B: RefCell<Vec<ReachingEdge>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Slack on the pruning threshold (a dot product of unit vectors): covers within it of the
 /// threshold are evaluated, so rounding in the bound never drops the minimum.
@@ -149,6 +155,13 @@ fn most_aligned(count: usize, normal: impl Fn(usize) -> Vector3<f64>, w: &Vector
 /// of A and B most aligned with the centre line are evaluated first.
 pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> Outcome {
     let (a, b) = (pair.a, pair.b);
+    // The previous step's cover first: a pair apart most often stays apart along it.
+    let seeded = seed.and_then(|s| evaluate(pair, s, hints));
+    if let Some(e) = seeded {
+        if e.overlap < 0.0 {
+            return Outcome { best: e, covers: 1 };
+        }
+    }
     let centre_b = pair.rotation * b.centroid() + pair.translation;
     let offset = centre_b - a.centroid();
     let distance = offset.norm();
@@ -167,12 +180,9 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         threshold: f64::NEG_INFINITY,
     };
 
-    let seeded = seed.and_then(|s| evaluate(pair, s, hints));
     match seeded {
         Some(e) => {
-            if run.consider(e) {
-                return run.outcome();
-            }
+            run.consider(e);
         }
         None => {
             let f = most_aligned(a.num_faces(), |f| a.face_normal(f), &w);
@@ -211,53 +221,47 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
     }
 
-    // e-e covers: the edges whose arcs reach above the threshold, then their crossing pairs.
-    let edges_a: Vec<(usize, f64)> = a
-        .edges()
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| {
-            let reach = arc_max_dot(
-                &a.face_normal(e.left_face()),
-                &a.face_normal(e.right_face()),
-                &w,
-            );
-            (reach > run.threshold).then_some((i, reach))
-        })
-        .collect();
-    if edges_a.is_empty() {
-        return run.outcome();
-    }
-    let edges_b: Vec<ReachingEdge> = b
-        .edges()
-        .iter()
-        .enumerate()
-        .filter_map(|(j, e)| {
-            let (l, r) = (b.face_normal(e.left_face()), b.face_normal(e.right_face()));
-            let reach = arc_max_dot(&l, &r, &w_b);
-            (reach > run.threshold).then(|| ReachingEdge {
-                edge: j,
-                reach,
-                normals: (pair.rotation * l, pair.rotation * r),
-            })
-        })
-        .collect();
-    for &(i, reach_a) in &edges_a {
-        if reach_a <= run.threshold {
-            continue;
-        }
-        for reaching in &edges_b {
-            if reaching.reach <= run.threshold {
+    // e-e covers: the edges whose arcs reach above the threshold (bounded by the caps of their
+    // arcs), then their crossing pairs. B's reaching edges are gathered once, on first need, in a
+    // per-thread scratch list (no allocation per query once warm).
+    REACHING_B.with(|cell| {
+        let mut edges_b = cell.borrow_mut();
+        edges_b.clear();
+        let mut gathered = false;
+        for i in 0..a.num_edges() {
+            if a.edge_cap(i).reach(&w) <= run.threshold {
                 continue;
             }
-            run.covers += 1;
-            if let Some(e) = pair.edge_cover(i, reaching.edge, &reaching.normals) {
-                run.covers -= 1;
-                if run.consider(e) {
-                    return run.outcome();
+            if !gathered {
+                gathered = true;
+                for j in 0..b.num_edges() {
+                    let reach = b.edge_cap(j).reach(&w_b);
+                    if reach > run.threshold {
+                        let e = b.edge(j);
+                        edges_b.push(ReachingEdge {
+                            edge: j,
+                            reach,
+                            normals: (
+                                pair.b_face_normal(e.left_face()),
+                                pair.b_face_normal(e.right_face()),
+                            ),
+                        });
+                    }
+                }
+            }
+            for reaching in edges_b.iter() {
+                if reaching.reach <= run.threshold {
+                    continue;
+                }
+                run.covers += 1;
+                if let Some(e) = pair.edge_cover(i, reaching.edge, &reaching.normals) {
+                    run.covers -= 1;
+                    if run.consider(e) {
+                        return;
+                    }
                 }
             }
         }
-    }
+    });
     run.outcome()
 }

@@ -179,3 +179,66 @@ proptest! {
         }
     }
 }
+
+fn arb_pose() -> impl Strategy<Value = Pose> {
+    (
+        prop::array::uniform3(-2.0f64..2.0),
+        prop::array::uniform3(-3.0f64..3.0),
+    )
+        .prop_map(|(p, r)| pose(p, r))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn swapping_a_and_b_flips_the_normal(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..25, nb in 4usize..25,
+                                         pa in arb_pose(), pb in arb_pose()) {
+        use crate::narrow::collide;
+        use crate::shapes::Shape;
+        let a = Shape::Polyhedron(random_body(sa, na));
+        let b = Shape::Polyhedron(random_body(sb + 31, nb));
+        let ab = collide(&a, &pa, &b, &pb, None).unwrap();
+        let ba = collide(&b, &pb, &a, &pa, None).unwrap();
+        prop_assert_eq!(ab.touching, ba.touching);
+        if ab.touching {
+            let scale = 1.0 + ab.penetration;
+            prop_assert!((ab.penetration - ba.penetration).abs() <= 1e-12 * scale);
+            // The normal is unique unless two covers tie in depth.
+            let (depth, _) = sat(
+                match &a { Shape::Polyhedron(p) => p, _ => unreachable!() },
+                match &b { Shape::Polyhedron(p) => p, _ => unreachable!() },
+                &pa.relative(&pb),
+            );
+            prop_assert!((ab.penetration - depth).abs() <= 1e-9 * scale);
+            if (ab.normal + ba.normal).norm() > 1e-9 {
+                // A tie: B's answer along A's normal must be as deep.
+                let ha = |n: &Vector3<f64>| {
+                    let (sa, sb) = match (&a, &b) { (Shape::Polyhedron(x), Shape::Polyhedron(y)) => (x, y), _ => unreachable!() };
+                    let top = sa.vertices().iter().map(|v| n.dot(&pa.transform_point(v))).fold(f64::MIN, f64::max);
+                    let low = sb.vertices().iter().map(|v| n.dot(&pb.transform_point(v))).fold(f64::MAX, f64::min);
+                    top - low
+                };
+                prop_assert!((ha(&-ba.normal) - ab.penetration).abs() <= 1e-9 * scale);
+            }
+        }
+    }
+
+    #[test]
+    fn rigid_motion_of_both_bodies_moves_the_contact(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..25,
+                                                     nb in 4usize..25, pa in arb_pose(), pb in arb_pose(), m in arb_pose()) {
+        use crate::narrow::collide;
+        use crate::shapes::Shape;
+        let a = Shape::Polyhedron(random_body(sa, na));
+        let b = Shape::Polyhedron(random_body(sb + 31, nb));
+        let c = collide(&a, &pa, &b, &pb, None).unwrap();
+        let moved = collide(&a, &m.compose(&pa), &b, &m.compose(&pb), None).unwrap();
+        prop_assert_eq!(c.touching, moved.touching);
+        prop_assert!((c.penetration - moved.penetration).abs() < 1e-11);
+        prop_assert!((c.separation - moved.separation).abs() < 1e-11);
+        if c.touching && c.kind == moved.kind {
+            prop_assert!((m.transform_vector(&c.normal) - moved.normal).norm() < 1e-9);
+            prop_assert!((m.transform_point(&c.point) - moved.point).norm() < 1e-9);
+        }
+    }
+}

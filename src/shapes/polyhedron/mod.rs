@@ -55,6 +55,7 @@
 //! pre-merge), which this implementation does not do.
 
 mod brep;
+mod gauss_arc;
 mod hull;
 mod mass;
 mod merge;
@@ -64,6 +65,7 @@ mod support;
 mod tests;
 
 pub use brep::PolyhedronEdge;
+pub use gauss_arc::GaussArcCap;
 
 use crate::error::Result;
 use brep::BoundaryRepresentation;
@@ -85,6 +87,7 @@ pub struct Polyhedron {
     centroid: Vector3<f64>,
     bounding_radius: f64,
     inner_radius: f64,
+    edge_caps: Vec<GaussArcCap>,
     tolerance: f64,
 }
 
@@ -131,7 +134,18 @@ impl Polyhedron {
             .map(|f| brep.face_offsets[f] - brep.face_normals[f].dot(&centroid))
             .fold(f64::INFINITY, f64::min)
             .max(0.0);
+        let edge_caps = brep
+            .edges
+            .iter()
+            .map(|e| {
+                GaussArcCap::new(
+                    &brep.face_normals[e.left_face()],
+                    &brep.face_normals[e.right_face()],
+                )
+            })
+            .collect();
         Ok(Polyhedron {
+            edge_caps,
             brep,
             volume,
             centroid,
@@ -168,6 +182,12 @@ impl Polyhedron {
     /// direction.
     pub fn inner_radius(&self) -> f64 {
         self.inner_radius
+    }
+
+    /// The cap of the Gauss sphere holding edge `e`'s arc (the directions along which the edge is
+    /// the farthest feature), body frame.
+    pub fn edge_cap(&self, e: usize) -> &GaussArcCap {
+        &self.edge_caps[e]
     }
 
     /// The number of vertices.
