@@ -121,22 +121,23 @@ impl PolyhedronPair<'_> {
     /// The e-e cover of A's edge `ea` and B's edge `eb`, if their entrance is valid: a plane
     /// through both edges separates their dihedrals, which holds exactly when the arcs of the two
     /// edges on the Gauss maps of A and of `-B` cross (the edges are then the support features of
-    /// A along the plane's normal and of B against it). `b_normals`: B's two face normals of the
-    /// edge, turned into A's frame (left, right).
+    /// A along the plane's normal and of B against it). `b_arc`: B's edge's arc in A's frame
+    /// (see [`BArc`]).
     #[inline]
-    pub fn edge_cover(
-        &self,
-        ea: usize,
-        eb: usize,
-        b_normals: &(Vector3<f64>, Vector3<f64>),
-    ) -> Option<Evaluated> {
+    pub fn edge_cover(&self, ea: usize, eb: usize, b_arc: &BArc) -> Option<Evaluated> {
         let edge_a = self.a.edge(ea);
         let (na, nb) = (
             self.a.face_normal(edge_a.left_face()),
             self.a.face_normal(edge_a.right_face()),
         );
-        let (nc, nd) = (-b_normals.0, -b_normals.1);
-        if !arcs_cross(&na, &nb, &nc, &nd) {
+        if !arcs_cross_planes(
+            &na,
+            &nb,
+            &self.a.edge_cap(ea).plane,
+            &b_arc.left,
+            &b_arc.right,
+            &b_arc.plane,
+        ) {
             return None;
         }
         let edge_b = self.b.edge(eb);
@@ -166,6 +167,32 @@ impl PolyhedronPair<'_> {
     }
 }
 
+/// The arc of one of B's edges on the Gauss map of `-B`, in A's frame: minus its faces' outward
+/// normals, and the normal of the arc's plane.
+#[derive(Debug, Clone, Copy)]
+pub struct BArc {
+    /// Minus the outward normal of the edge's left face (A's frame).
+    pub left: Vector3<f64>,
+    /// Minus the outward normal of the edge's right face (A's frame).
+    pub right: Vector3<f64>,
+    /// `left x right`.
+    pub plane: Vector3<f64>,
+}
+
+impl BArc {
+    /// The arc of B's edge `e` for the pair.
+    #[inline]
+    pub fn new(pair: &PolyhedronPair, e: usize) -> Self {
+        let edge = pair.b.edge(e);
+        BArc {
+            left: -pair.b_face_normal(edge.left_face()),
+            right: -pair.b_face_normal(edge.right_face()),
+            // (-R l) x (-R r) = R (l x r).
+            plane: pair.rotation * pair.b.edge_cap(e).plane,
+        }
+    }
+}
+
 /// Whether the short great arcs `a -> b` and `c -> d` (unit vectors, each pair less than `pi`
 /// apart) cross: `c` and `d` lie on opposite sides of the plane of `a, b`, `a` and `b` on
 /// opposite sides of the plane of `c, d`, and the two arcs lie on the same hemisphere (the last
@@ -174,11 +201,21 @@ impl PolyhedronPair<'_> {
 /// GDC 2013), written with the arcs' own plane normals so that no edge orientation enters.
 #[inline]
 pub fn arcs_cross(a: &Vector3<f64>, b: &Vector3<f64>, c: &Vector3<f64>, d: &Vector3<f64>) -> bool {
-    let b_x_a = b.cross(a);
-    let d_x_c = d.cross(c);
-    let cba = c.dot(&b_x_a);
-    let dba = d.dot(&b_x_a);
-    let adc = a.dot(&d_x_c);
-    let bdc = b.dot(&d_x_c);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+    arcs_cross_planes(a, b, &a.cross(b), c, d, &c.cross(d))
+}
+
+/// [`arcs_cross`] with the arcs' plane normals given: `p_ab` a positive multiple of `a x b`,
+/// `p_cd` of `c x d` (precomputed per edge, so the test is four dot products).
+#[inline]
+pub fn arcs_cross_planes(
+    a: &Vector3<f64>,
+    b: &Vector3<f64>,
+    p_ab: &Vector3<f64>,
+    c: &Vector3<f64>,
+    d: &Vector3<f64>,
+    p_cd: &Vector3<f64>,
+) -> bool {
+    let (cp, dp) = (c.dot(p_ab), d.dot(p_ab));
+    let (aq, bq) = (a.dot(p_cd), b.dot(p_cd));
+    cp * dp < 0.0 && aq * bq < 0.0 && cp * bq > 0.0
 }

@@ -12,7 +12,7 @@
 //! is exact, so the search still returns the global minimum: in a DEM-like contact only the covers
 //! within a few degrees of the contact normal are evaluated.
 
-use super::pair::{Cover, Evaluated, PolyhedronPair};
+use super::pair::{BArc, Cover, Evaluated, PolyhedronPair};
 use nalgebra::Vector3;
 use std::cell::RefCell;
 
@@ -82,8 +82,8 @@ struct ReachingEdge {
     edge: usize,
     /// The largest `n . w` over its arc.
     reach: f64,
-    /// Its faces' outward normals in A's frame (left, right).
-    normals: (Vector3<f64>, Vector3<f64>),
+    /// Its arc on the Gauss map of `-B`, in A's frame.
+    arc: BArc,
 }
 
 /// The pruning threshold on `n . w` for the best overlap `d` (module documentation).
@@ -123,12 +123,7 @@ fn evaluate(pair: &PolyhedronPair, seed: Cover, hints: &mut Hints) -> Option<Eva
         Cover::EdgeEdge { edge_a, edge_b }
             if edge_a < pair.a.num_edges() && edge_b < pair.b.num_edges() =>
         {
-            let eb = pair.b.edge(edge_b);
-            let normals = (
-                pair.b_face_normal(eb.left_face()),
-                pair.b_face_normal(eb.right_face()),
-            );
-            pair.edge_cover(edge_a, edge_b, &normals)
+            pair.edge_cover(edge_a, edge_b, &BArc::new(pair, edge_b))
         }
         _ => None,
     }
@@ -237,14 +232,10 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                 for j in 0..b.num_edges() {
                     let reach = b.edge_cap(j).reach(&w_b);
                     if reach > run.threshold {
-                        let e = b.edge(j);
                         edges_b.push(ReachingEdge {
                             edge: j,
                             reach,
-                            normals: (
-                                pair.b_face_normal(e.left_face()),
-                                pair.b_face_normal(e.right_face()),
-                            ),
+                            arc: BArc::new(pair, j),
                         });
                     }
                 }
@@ -254,7 +245,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                     continue;
                 }
                 run.covers += 1;
-                if let Some(e) = pair.edge_cover(i, reaching.edge, &reaching.normals) {
+                if let Some(e) = pair.edge_cover(i, reaching.edge, &reaching.arc) {
                     run.covers -= 1;
                     if run.consider(e) {
                         return;

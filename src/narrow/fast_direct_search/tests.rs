@@ -242,3 +242,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn arcs_cross_only_where_the_arcs_themselves_meet() {
+    let a = Vector3::new(1.0, 0.0, 0.0);
+    let b = Vector3::new(0.0, 1.0, 0.0);
+    let up = Vector3::new(0.5, 0.5, 1.0).normalize();
+    let down = Vector3::new(0.5, 0.5, -1.0).normalize();
+    assert!(arcs_cross(&a, &b, &up, &down));
+    assert!(arcs_cross(&a, &b, &down, &up));
+    // The antipodal arc meets only the great circle's other half.
+    assert!(!arcs_cross(&a, &b, &-down, &-up));
+    // An arc beside the other misses it.
+    let side_up = Vector3::new(1.0, -0.2, 1.0).normalize();
+    let side_down = Vector3::new(1.0, -0.2, -1.0).normalize();
+    assert!(!arcs_cross(&a, &b, &side_up, &side_down));
+}

@@ -15,6 +15,9 @@ pub struct GaussArcCap {
     pub cos_half: f64,
     /// Sine of half the arc's angle.
     pub sin_half: f64,
+    /// `a x b` for the arc `a -> b` (left face's normal to right face's): the normal of the arc's
+    /// plane, of length the sine of the arc's angle.
+    pub plane: Vector3<f64>,
 }
 
 impl GaussArcCap {
@@ -27,6 +30,7 @@ impl GaussArcCap {
             middle,
             cos_half,
             sin_half: (1.0 - cos_half * cos_half).max(0.0).sqrt(),
+            plane: a.cross(b),
         }
     }
 
