@@ -44,14 +44,14 @@ module demcontact
   !> Major version: changes only when the ABI breaks.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MAJOR = 0
   !> Minor version: bumped by every addition to the ABI.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 2
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 3
   !> Patch version: fixes that change nothing exported.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_PATCH = 0
   !> The version as one number, MAJOR * 1000000 + MINOR * 1000 + PATCH.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 2000
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 3000
   !> The ABI these bindings describe, MAJOR * 1000 + MINOR: a library whose demcontact_abi_version()
   !> has the same major part and a minor part at least as large runs a program built with them.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 2
+  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 3
   !> Doubles of kernel data in a demcontact_warm_state.
   integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_DATA_LEN = 15
   !> Size in bytes of a demcontact_warm_state (16 doubles): what a host reserves per contact.
