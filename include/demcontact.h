@@ -218,8 +218,9 @@ typedef int32_t demcontact_basic_kind;
  * One basic contact of a polyhedron pair's contact list (`demcontact_contact_list`): plain data of
  * fixed size (72 bytes, no padding), everything in the world frame and the host's length unit.
  *
- * A face-face contact is a polygon of such records (the corners of the overlap: vertices inside the
- * other body's face, crossing edges); an edge-face contact has two; the other types have one. Feature
+ * A face-face contact gives the corners of the overlap polygon (vertices inside the other body's
+ * face, crossing edges), an edge-face contact the ends of the overlapping segment; every touching
+ * pair has at least one record (the deepest feature pair for vertex-vertex or vertex-edge). Feature
  * indices number the vertices, edges and faces of each polyhedron as `demcontact_polyhedron_counts`
  * describes (vertices in the order of the caller's points, see `demcontact_polyhedron_vertex_source`).
  */
