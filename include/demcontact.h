@@ -671,7 +671,7 @@ uint32_t demcontact_abi_version(void);
  * For hosts whose contact history keeps only the paper's two angles; pass them back with
  * `demcontact_warm_state_from_angles`. Fails with `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `warm`
  * holds no contact direction (cold, or written for another kind of pair),
- * `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres. Thread-safe.
+ * `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres or a pair with a polyhedron. Thread-safe.
  *
  * # Safety
  * Every pointer is NULL or valid; `alpha` points to two writable doubles.
@@ -690,7 +690,7 @@ demcontact_status demcontact_warm_state_angles(const struct demcontact_shape *a,
  * `demcontact_collide` of that pair starts its search there. `alpha1 = alpha2 = 0` is the centre
  * line, the paper's start for a new contact. `*warm` is left alone on failure. Fails with
  * `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite angles, `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`
- * for two spheres. Thread-safe.
+ * for two spheres or a pair with a polyhedron. Thread-safe.
  *
  * # Safety
  * Every pointer is NULL or valid; `warm` points to writable storage.

@@ -223,6 +223,18 @@ static void test_bad_inputs(const demcontact_shape *cube) {
   CHECK(strstr(demcontact_last_error_message(), "count") != NULL);
   CHECK_STATUS(demcontact_contact_list(cube, &pa, cube, &pb, NULL, NULL, list, 4, &count),
                DEMCONTACT_STATUS_NULL_ARGUMENT);
+  /* The paper's contact-direction angles belong to the common-normal kernel, not to polyhedra. */
+  {
+    demcontact_warm_state w;
+    double alpha[2] = {0.0, 0.0};
+    memset(&w, 0, sizeof w);
+    CHECK_STATUS(demcontact_warm_state_from_angles(cube, &pa, cube, &pb, 0.1, 0.2, &w),
+                 DEMCONTACT_STATUS_UNSUPPORTED_PAIR);
+    CHECK(w.kernel == 0);
+    CHECK(strstr(demcontact_last_error_message(), "Polyhedron") != NULL);
+    CHECK_STATUS(demcontact_warm_state_angles(ball, &pb, cube, &pa, &w, alpha),
+                 DEMCONTACT_STATUS_UNSUPPORTED_PAIR);
+  }
   demcontact_shape_release(ball);
 }
 
