@@ -89,6 +89,15 @@ fn layout_assertions() -> String {
         b,
         pose_b
     });
+    layout!(demcontact_basic_contact {
+        kind,
+        feature_a,
+        feature_b,
+        reserved,
+        point,
+        normal,
+        depth
+    });
     check(
         "sizeof(demcontact_status)".into(),
         size_of::<demcontact_status>(),
@@ -156,6 +165,20 @@ fn c_program_checks_superellipsoid_numbers_bad_parameters_and_angles() {
         compiler(Lang::C),
         &[&c_source("superellipsoids.c")],
         &dir.join("superellipsoids"),
+        &flags,
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
+fn c_program_checks_polyhedron_numbers_lists_and_bad_inputs() {
+    let dir = scratch("c_polyhedra");
+    let mut flags = vec!["-std=c99"];
+    flags.extend(STRICT);
+    let out = build_and_run(
+        compiler(Lang::C),
+        &[&c_source("polyhedra.c")],
+        &dir.join("polyhedra"),
         &flags,
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");

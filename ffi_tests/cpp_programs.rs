@@ -1,7 +1,7 @@
 //! C++ programs against the header-only wrapper `bindings/cpp/demcontact.hpp`: it compiles cleanly as
 //! C++11, 17 and 20 under strict warnings, a copy of a `Shape` does not compile, and a program checks
 //! exact sphere numbers, warm states, exceptions, moves and batches (also under valgrind, when the host
-//! has it).
+//! has it); another checks polyhedron contacts and contact lists.
 
 use crate::harness::{build_and_run, compiler, repo_root, run_ok, scratch, Lang};
 use std::path::{Path, PathBuf};
@@ -112,6 +112,24 @@ fn cpp_wrapper_program_checks_numbers_errors_moves_and_batches() {
     let dir = scratch("cpp_wrapper");
     for std in STANDARDS {
         let (_, out) = build_wrapper_program(&dir, std);
+        assert_eq!(out.lines().last(), Some("ok"), "{std}: {out}");
+    }
+}
+
+#[test]
+fn cpp_polyhedron_program_checks_cube_contacts_lists_and_exceptions() {
+    let dir = scratch("cpp_polyhedra");
+    let include = format!("-I{}", wrapper_include().display());
+    for std in STANDARDS {
+        let exe = dir.join(format!("polyhedra_{}", std.trim_start_matches("-std=")));
+        let mut flags = vec![*std, include.as_str()];
+        flags.extend(STRICT);
+        let out = build_and_run(
+            compiler(Lang::Cpp),
+            &[&cpp_source("polyhedra.cpp")],
+            &exe,
+            &flags,
+        );
         assert_eq!(out.lines().last(), Some("ok"), "{std}: {out}");
     }
 }

@@ -451,7 +451,8 @@ fn fortran_header_parser_finds_every_item() {
             "demcontact_pose",
             "demcontact_warm_state",
             "demcontact_contact",
-            "demcontact_pair"
+            "demcontact_pair",
+            "demcontact_basic_contact"
         ]
     );
     let contact = &items.structs[2].1;
@@ -631,6 +632,21 @@ fn fortran_program_checks_numbers_warm_states_errors_and_batches() {
         &dir,
         &module_object,
         &repo_root().join("ffi_tests/fortran/spheres.f90"),
+        &exe,
+    ));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
+fn fortran_program_checks_polyhedron_contacts_lists_and_errors() {
+    let dir = scratch("fortran_polyhedra");
+    let module_object = compile_module(&dir);
+    let exe = dir.join("polyhedra");
+    run_ok(&mut fortran_build(
+        &dir,
+        &module_object,
+        &repo_root().join("ffi_tests/fortran/polyhedra.f90"),
         &exe,
     ));
     let out = run_ok(&mut Command::new(&exe));

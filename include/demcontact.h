@@ -38,7 +38,7 @@
 /**
  * Minor version: bumped by every addition to the ABI.
  */
-#define DEMCONTACT_VERSION_MINOR 2
+#define DEMCONTACT_VERSION_MINOR 3
 
 /**
  * Patch version: fixes that change nothing exported.
@@ -48,13 +48,13 @@
 /**
  * The version as one number, `MAJOR * 1000000 + MINOR * 1000 + PATCH`, for `#if` tests.
  */
-#define DEMCONTACT_VERSION_NUMBER 2000
+#define DEMCONTACT_VERSION_NUMBER 3000
 
 /**
  * The ABI this header describes, `MAJOR * 1000 + MINOR`: a library whose `demcontact_abi_version()`
  * has the same major part and a minor part at least as large runs a program built with this header.
  */
-#define DEMCONTACT_ABI_VERSION 2
+#define DEMCONTACT_ABI_VERSION 3
 
 /**
  * Doubles of kernel data in a `demcontact_warm_state`.
@@ -210,6 +210,56 @@ typedef struct demcontact_pair {
 } demcontact_pair;
 
 /**
+ * Basic contact kinds (`demcontact_basic_contact.kind`). Append only.
+ */
+typedef int32_t demcontact_basic_kind;
+
+/**
+ * One basic contact of a polyhedron pair's contact list (`demcontact_contact_list`): plain data of
+ * fixed size (72 bytes, no padding), everything in the world frame and the host's length unit.
+ *
+ * A face-face contact gives the corners of the overlap polygon (vertices inside the other body's
+ * face, crossing edges), an edge-face contact the ends of the overlapping segment; every touching
+ * pair has at least one record (the deepest feature pair for vertex-vertex or vertex-edge). Feature
+ * indices number the vertices, edges and faces of each polyhedron as `demcontact_polyhedron_counts`
+ * describes (vertices in the order of the caller's points, see `demcontact_polyhedron_vertex_source`).
+ */
+typedef struct demcontact_basic_contact {
+  /**
+   * What the contact joins (`DEMCONTACT_BASIC_*`).
+   */
+  demcontact_basic_kind kind;
+  /**
+   * A's feature: a face (`DEMCONTACT_BASIC_FACE_VERTEX`), a vertex (`..._VERTEX_FACE`) or an edge
+   * (`..._EDGE_EDGE`) index of body A.
+   */
+  uint32_t feature_a;
+  /**
+   * B's feature: a vertex (`DEMCONTACT_BASIC_FACE_VERTEX`), a face (`..._VERTEX_FACE`) or an edge
+   * (`..._EDGE_EDGE`) index of body B.
+   */
+  uint32_t feature_b;
+  /**
+   * Always 0 (keeps `point` 8-byte aligned without implicit padding; may gain a meaning later).
+   */
+  uint32_t reserved;
+  /**
+   * The contact point (world frame): midway between the vertex and its foot on the face plane, or
+   * between the two edges' points at their crossing.
+   */
+  double point[3];
+  /**
+   * The pair's unit contact normal, from A to B (world frame).
+   */
+  double normal[3];
+  /**
+   * How far the vertex lies past the face plane (or the edges past each other) along `normal`
+   * (host length unit); > 0 for an overlap.
+   */
+  double depth;
+} demcontact_basic_contact;
+
+/**
  * Shape family codes returned by `demcontact_shape_family`. Append only.
  */
 typedef int32_t demcontact_shape_family_code;
@@ -225,6 +275,57 @@ typedef int32_t demcontact_shape_family_code;
 #define DEMCONTACT_CONTACT_TYPE_SMOOTH 1
 
 /**
+ * Polyhedra: a vertex of one body against a vertex of the other (Zheng et al. 2017).
+ */
+#define DEMCONTACT_CONTACT_TYPE_VERTEX_VERTEX 2
+
+/**
+ * Polyhedra: a vertex of one body against an edge of the other.
+ */
+#define DEMCONTACT_CONTACT_TYPE_VERTEX_EDGE 3
+
+/**
+ * Polyhedra: a vertex of one body against a face of the other.
+ */
+#define DEMCONTACT_CONTACT_TYPE_VERTEX_FACE 4
+
+/**
+ * Polyhedra: an edge of each body, crossing.
+ */
+#define DEMCONTACT_CONTACT_TYPE_EDGE_EDGE 5
+
+/**
+ * Polyhedra: an edge of one body against a face of the other (two basic contacts in
+ * `demcontact_contact_list`).
+ */
+#define DEMCONTACT_CONTACT_TYPE_EDGE_FACE 6
+
+/**
+ * Polyhedra: a face of each body (a polygon of basic contacts in `demcontact_contact_list`).
+ */
+#define DEMCONTACT_CONTACT_TYPE_FACE_FACE 7
+
+/**
+ * No contact: the kind of an unused record.
+ */
+#define DEMCONTACT_BASIC_NONE 0
+
+/**
+ * A vertex of B inside a face of A: `feature_a` is A's face index, `feature_b` B's vertex index.
+ */
+#define DEMCONTACT_BASIC_FACE_VERTEX 1
+
+/**
+ * A vertex of A inside a face of B: `feature_a` is A's vertex index, `feature_b` B's face index.
+ */
+#define DEMCONTACT_BASIC_VERTEX_FACE 2
+
+/**
+ * An edge of A crossing an edge of B: `feature_a`, `feature_b` are edge indices.
+ */
+#define DEMCONTACT_BASIC_EDGE_EDGE 3
+
+/**
  * A sphere (`demcontact_sphere_create`).
  */
 #define DEMCONTACT_SHAPE_SPHERE 1
@@ -233,6 +334,11 @@ typedef int32_t demcontact_shape_family_code;
  * A superellipsoid (`demcontact_superellipsoid_create`).
  */
 #define DEMCONTACT_SHAPE_SUPERELLIPSOID 2
+
+/**
+ * A convex polyhedron (`demcontact_polyhedron_create`).
+ */
+#define DEMCONTACT_SHAPE_POLYHEDRON 3
 
 /**
  * Success.
@@ -334,6 +440,125 @@ demcontact_status demcontact_collide_batch(const struct demcontact_pair *pairs,
                                            uint32_t threads,
                                            struct demcontact_contact *out,
                                            demcontact_status *statuses);
+
+/**
+ * Creates the convex polyhedron that is the convex hull of `n_points` points.
+ *
+ * `xyz` holds the points' coordinates as `x0, y0, z0, x1, y1, z1, ...` (`3 * n_points` doubles, host
+ * length unit) in the body frame. The body frame is exactly the caller's: the vertices are the
+ * caller's points, bit for bit, neither re-centred nor rotated, so the body-frame origin need not be
+ * the centroid (`demcontact_polyhedron_mass_properties` gives the centroid for the host's dynamics; a
+ * pose then places this frame, not the centroid). Duplicate points, interior points and points on a
+ * face or an edge that are not corners are dropped; coplanar hull triangles merge into one polygonal
+ * face (a cube of 8 corners has 8 vertices, 12 edges and 6 faces), within a tolerance of 1e-8 of the
+ * points' bounding-box diagonal.
+ *
+ * On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on failure
+ * `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or `xyz` is NULL
+ * with `n_points > 0`; `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `3 * n_points` doubles cannot be
+ * addressed (a corrupted count); `DEMCONTACT_STATUS_NON_FINITE` when a coordinate is NaN or infinite
+ * (the message names the point); `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 distinct
+ * points, or points that are collinear, coplanar, needle-like or flat (thinner than 1e-6 of the
+ * diagonal). Thread-safe.
+ *
+ * # Safety
+ * `xyz` is NULL or points to `3 * n_points` readable doubles; `out` is NULL or points to writable
+ * storage for one pointer.
+ */
+demcontact_status demcontact_polyhedron_create(const double *xyz,
+                                               size_t n_points,
+                                               struct demcontact_shape **out);
+
+/**
+ * Writes the polyhedron's volume (host length unit cubed) to `*volume` and its centroid (the centre
+ * of mass at uniform density, in the body frame: the frame of the points given to
+ * `demcontact_polyhedron_create`) to `centroid[0..3]`, for the host's mass properties (mass =
+ * density * volume; the host's pose describes the body frame, which is the centroid's frame only
+ * when the caller centred the points).
+ *
+ * Leaves the outputs untouched on failure: `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL pointer,
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `shape` is not a polyhedron (the message names its
+ * family). Thread-safe.
+ *
+ * # Safety
+ * `shape` is NULL or a live handle; `volume` is NULL or writable; `centroid` is NULL or points to three
+ * writable doubles.
+ */
+demcontact_status demcontact_polyhedron_mass_properties(const struct demcontact_shape *shape,
+                                                        double *volume,
+                                                        double *centroid);
+
+/**
+ * Writes the numbers of vertices, edges and faces of the polyhedron's hull, so that a host can size
+ * arrays and interpret the feature indices of `demcontact_basic_contact` (vertices are numbered
+ * `0..vertices`, edges `0..edges`, faces `0..faces`; `vertices - edges + faces == 2`).
+ *
+ * Vertex indices follow the order of the caller's points with the points that are not corners
+ * (duplicates, interior points, points inside a face or an edge) dropped: vertex `v` is the point
+ * `demcontact_polyhedron_vertex_source` names. Leaves the outputs untouched on failure:
+ * `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL pointer, `DEMCONTACT_STATUS_INVALID_ARGUMENT` when
+ * `shape` is not a polyhedron. Thread-safe.
+ *
+ * # Safety
+ * `shape` is NULL or a live handle; `vertices`, `edges` and `faces` are NULL or writable.
+ */
+demcontact_status demcontact_polyhedron_counts(const struct demcontact_shape *shape,
+                                               size_t *vertices,
+                                               size_t *edges,
+                                               size_t *faces);
+
+/**
+ * Writes to `*point_index` the index, among the points given to `demcontact_polyhedron_create`
+ * (point `i` is `xyz[3i..3i+3]`), of the point that is vertex `vertex` of the polyhedron (its
+ * coordinates are that point's, bit for bit). Vertex indices increase with the point indices.
+ *
+ * Leaves `*point_index` untouched on failure: `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL pointer,
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `shape` is not a polyhedron or `vertex` is not below its
+ * number of vertices. Thread-safe.
+ *
+ * # Safety
+ * `shape` is NULL or a live handle; `point_index` is NULL or writable.
+ */
+demcontact_status demcontact_polyhedron_vertex_source(const struct demcontact_shape *shape,
+                                                      size_t vertex,
+                                                      size_t *point_index);
+
+/**
+ * The contact of polyhedron `a` at `pose_a` with polyhedron `b` at `pose_b`, as `demcontact_collide`
+ * gives it, and the pair's list of basic contacts (`demcontact_basic_contact`: vertex-face both ways
+ * and crossing edge-edge, each with its point, normal and depth, in the world frame), for force laws
+ * that spread the force over the contact patch.
+ *
+ * Writes the contact to `*out_contact` exactly as `demcontact_collide` does (same numbers, same use
+ * of `warm`, which may be NULL). Writes the first `min(capacity, total)` basic contacts to
+ * `list[0..]` and sets `*count` to `total`, the number of basic contacts the pair has, which may
+ * exceed `capacity`: a host whose array was too small calls again with `capacity >= *count` (the
+ * answer is the same for the same input; pass a copy of the warm state from before the first call,
+ * or NULL, to repeat it exactly). A pair apart has `total == 0`; a touching pair has at least one.
+ * `list` may be NULL when `capacity == 0` (to ask for the count only); entries past the written ones
+ * are left untouched.
+ *
+ * On failure writes an all-zero `*out_contact` and `*count = 0` (when those are not NULL), writes
+ * nothing to `list`, leaves `*warm` as it was and returns the status: `DEMCONTACT_STATUS_NULL_ARGUMENT`
+ * for a NULL pointer (`list` with `capacity > 0`), `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` unless both
+ * shapes are polyhedra, or a status of `demcontact_collide` (bad pose, foreign warm state, overflow).
+ * Re-entrant: any number of threads may call it at once, each with its own `warm`, `out_contact`,
+ * `list` and `count`.
+ *
+ * # Safety
+ * Pointers are NULL or valid: `a`, `b` live handles; `pose_a`, `pose_b` readable; `warm`,
+ * `out_contact`, `count` writable, `list` writable for `capacity` elements, none of them shared with
+ * another thread during the call.
+ */
+demcontact_status demcontact_contact_list(const struct demcontact_shape *a,
+                                          const struct demcontact_pose *pose_a,
+                                          const struct demcontact_shape *b,
+                                          const struct demcontact_pose *pose_b,
+                                          struct demcontact_warm_state *warm,
+                                          struct demcontact_contact *out_contact,
+                                          struct demcontact_basic_contact *list,
+                                          size_t capacity,
+                                          size_t *count);
 
 /**
  * Creates a sphere of `radius` (host length unit) centred on its body-frame origin.
@@ -446,7 +671,7 @@ uint32_t demcontact_abi_version(void);
  * For hosts whose contact history keeps only the paper's two angles; pass them back with
  * `demcontact_warm_state_from_angles`. Fails with `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `warm`
  * holds no contact direction (cold, or written for another kind of pair),
- * `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres. Thread-safe.
+ * `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres or a pair with a polyhedron. Thread-safe.
  *
  * # Safety
  * Every pointer is NULL or valid; `alpha` points to two writable doubles.
@@ -465,7 +690,7 @@ demcontact_status demcontact_warm_state_angles(const struct demcontact_shape *a,
  * `demcontact_collide` of that pair starts its search there. `alpha1 = alpha2 = 0` is the centre
  * line, the paper's start for a new contact. `*warm` is left alone on failure. Fails with
  * `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite angles, `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`
- * for two spheres. Thread-safe.
+ * for two spheres or a pair with a polyhedron. Thread-safe.
  *
  * # Safety
  * Every pointer is NULL or valid; `warm` points to writable storage.
@@ -491,6 +716,7 @@ demcontact_status demcontact_warm_state_from_angles(const struct demcontact_shap
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_warm_state) == DEMCONTACT_WARM_STATE_SIZE, "demcontact_warm_state is 128 bytes");
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_pose) == 56, "demcontact_pose is 7 doubles");
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_contact) == 128, "demcontact_contact is 128 bytes");
+DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_basic_contact) == 72, "demcontact_basic_contact is 72 bytes");
 #undef DEMCONTACT_STATIC_ASSERT_
 #endif
 

@@ -149,6 +149,25 @@ inline demcontact_warm_state cold_warm_state() noexcept { return demcontact_warm
 
 // --- shapes ------------------------------------------------------------------------------------------
 
+/// A polyhedron's mass properties at uniform density (`demcontact_polyhedron_mass_properties`).
+struct MassProperties {
+  /// The volume (host length unit cubed): mass = density * volume.
+  double volume;
+  /// The centroid in the body frame (the frame of the points the polyhedron was made from).
+  std::array<double, 3> centroid;
+};
+
+/// A polyhedron's numbers of vertices, edges and faces (`demcontact_polyhedron_counts`): feature
+/// indices of `demcontact_basic_contact` run over `0..vertices`, `0..edges`, `0..faces`.
+struct PolyhedronCounts {
+  /// Number of vertices (the caller's points that are corners, in the caller's order).
+  std::size_t vertices;
+  /// Number of edges.
+  std::size_t edges;
+  /// Number of faces (coplanar hull triangles merged into polygons).
+  std::size_t faces;
+};
+
 /**
  * Owner of one `demcontact_shape*` handle: an immutable particle shape in its body frame.
  *
@@ -186,6 +205,31 @@ class Shape {
     demcontact_shape* handle = nullptr;
     detail::check(demcontact_superellipsoid_create(r1, r2, r3, eps1, eps2, &handle));
     return Shape(handle);
+  }
+
+  /**
+   * The convex hull of `n_points` points, `xyz` holding `x0, y0, z0, x1, ...` (host length unit) in the
+   * body frame; the body frame is the caller's (the vertices are the given points, not re-centred).
+   * Throws Error(DEMCONTACT_STATUS_DEGENERATE_GEOMETRY) for fewer than 4 distinct, collinear, coplanar,
+   * needle-like or flat points, Error(DEMCONTACT_STATUS_NON_FINITE) for a NaN or infinite coordinate,
+   * Error(DEMCONTACT_STATUS_NULL_ARGUMENT) when `xyz` is nullptr with `n_points > 0`.
+   */
+  static Shape polyhedron(const double* xyz, std::size_t n_points) {
+    demcontact_shape* handle = nullptr;
+    detail::check(demcontact_polyhedron_create(xyz, n_points, &handle));
+    return Shape(handle);
+  }
+
+  /// The same as the pointer form, from a vector of (x, y, z) points.
+  static Shape polyhedron(const std::vector<std::array<double, 3> >& points) {
+    std::vector<double> xyz;
+    xyz.reserve(3 * points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      xyz.push_back(points[i][0]);
+      xyz.push_back(points[i][1]);
+      xyz.push_back(points[i][2]);
+    }
+    return polyhedron(xyz.empty() ? nullptr : &xyz[0], points.size());
   }
 
   Shape(const Shape&) = delete;
@@ -248,6 +292,36 @@ class Shape {
     detail::check(demcontact_shape_aabb(handle_, &pose, lo, hi));
   }
 
+  /**
+   * A polyhedron's volume and centroid (body frame) at uniform density. Throws
+   * Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) when the shape is not a polyhedron.
+   */
+  MassProperties mass_properties() const {
+    MassProperties m;
+    m.volume = 0.0;
+    m.centroid = {{0.0, 0.0, 0.0}};
+    detail::check(demcontact_polyhedron_mass_properties(handle_, &m.volume, m.centroid.data()));
+    return m;
+  }
+
+  /// A polyhedron's numbers of vertices, edges and faces; throws for another family.
+  PolyhedronCounts polyhedron_counts() const {
+    PolyhedronCounts c;
+    c.vertices = c.edges = c.faces = 0;
+    detail::check(demcontact_polyhedron_counts(handle_, &c.vertices, &c.edges, &c.faces));
+    return c;
+  }
+
+  /**
+   * The index, among the points the polyhedron was made from, of the point that is vertex `vertex`.
+   * Throws Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) for a vertex index out of range or another family.
+   */
+  std::size_t vertex_source(std::size_t vertex) const {
+    std::size_t point = 0;
+    detail::check(demcontact_polyhedron_vertex_source(handle_, vertex, &point));
+    return point;
+  }
+
   /// The tight world-frame axis-aligned bounding box at `pose`, as (lo, hi) corners.
   std::pair<std::array<double, 3>, std::array<double, 3> > aabb(const demcontact_pose& pose) const {
     std::array<double, 3> lo = {{0.0, 0.0, 0.0}};
@@ -277,6 +351,48 @@ inline demcontact_contact collide(const Shape& a, const demcontact_pose& pose_a,
                                   demcontact_warm_state* warm = nullptr) {
   demcontact_contact out;
   detail::check(demcontact_collide(a.get(), &pose_a, b.get(), &pose_b, warm, &out));
+  return out;
+}
+
+/**
+ * The contact of polyhedron `a` at `pose_a` with polyhedron `b` at `pose_b` (as `collide`) and the pair's
+ * basic contacts (`demcontact_basic_contact`, world frame), written to `list`, which is resized to the
+ * pair's number of basic contacts (0 when apart). The vector's capacity is used as a first guess: a host
+ * that keeps one vector per thread allocates only while it grows. When the list needs more room the
+ * query is repeated from the same warm state, so `*warm` is updated once, as by one `collide`.
+ *
+ * Throws Error(DEMCONTACT_STATUS_UNSUPPORTED_PAIR) unless both shapes are polyhedra, and as `collide`
+ * for the rest (then `*warm` is unchanged and `list` is empty).
+ */
+inline demcontact_contact contact_list(const Shape& a, const demcontact_pose& pose_a, const Shape& b,
+                                       const demcontact_pose& pose_b,
+                                       std::vector<demcontact_basic_contact>& list,
+                                       demcontact_warm_state* warm = nullptr) {
+  const demcontact_warm_state before = warm != nullptr ? *warm : cold_warm_state();
+  list.resize(list.capacity());
+  demcontact_contact out;
+  std::size_t count = 0;
+  const demcontact_status status =
+      demcontact_contact_list(a.get(), &pose_a, b.get(), &pose_b, warm, &out,
+                              list.empty() ? nullptr : &list[0], list.size(), &count);
+  if (status != DEMCONTACT_STATUS_OK) {
+    list.clear();
+    detail::check(status);
+  }
+  if (count > list.size()) {
+    if (warm != nullptr) {
+      *warm = before;
+    }
+    list.resize(count);
+    const demcontact_status again =
+        demcontact_contact_list(a.get(), &pose_a, b.get(), &pose_b, warm, &out, &list[0],
+                                list.size(), &count);
+    if (again != DEMCONTACT_STATUS_OK) {
+      list.clear();
+      detail::check(again);
+    }
+  }
+  list.resize(count);
   return out;
 }
 

@@ -44,14 +44,14 @@ module demcontact
   !> Major version: changes only when the ABI breaks.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MAJOR = 0
   !> Minor version: bumped by every addition to the ABI.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 2
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 3
   !> Patch version: fixes that change nothing exported.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_PATCH = 0
   !> The version as one number, MAJOR * 1000000 + MINOR * 1000 + PATCH.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 2000
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 3000
   !> The ABI these bindings describe, MAJOR * 1000 + MINOR: a library whose demcontact_abi_version()
   !> has the same major part and a minor part at least as large runs a program built with them.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 2
+  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 3
   !> Doubles of kernel data in a demcontact_warm_state.
   integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_DATA_LEN = 15
   !> Size in bytes of a demcontact_warm_state (16 doubles): what a host reserves per contact.
@@ -61,11 +61,34 @@ module demcontact
   integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_NONE = 0
   !> Smooth surfaces sharing a common normal at point_a and point_b (spheres).
   integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_SMOOTH = 1
+  !> Polyhedra: a vertex of one body against a vertex of the other (Zheng et al. 2017).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_VERTEX_VERTEX = 2
+  !> Polyhedra: a vertex of one body against an edge of the other.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_VERTEX_EDGE = 3
+  !> Polyhedra: a vertex of one body against a face of the other.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_VERTEX_FACE = 4
+  !> Polyhedra: an edge of each body, crossing.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_EDGE_EDGE = 5
+  !> Polyhedra: an edge of one body against a face of the other (two basic contacts).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_EDGE_FACE = 6
+  !> Polyhedra: a face of each body (a polygon of basic contacts).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_FACE_FACE = 7
+
+  !> Basic contact kinds (demcontact_basic_contact%kind): no contact (an unused record).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_BASIC_NONE = 0
+  !> A vertex of B inside a face of A: feature_a is A's face index, feature_b B's vertex index.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_BASIC_FACE_VERTEX = 1
+  !> A vertex of A inside a face of B: feature_a is A's vertex index, feature_b B's face index.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_BASIC_VERTEX_FACE = 2
+  !> An edge of A crossing an edge of B: feature_a, feature_b are edge indices.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_BASIC_EDGE_EDGE = 3
 
   !> Shape families (demcontact_shape_family): a sphere (demcontact_sphere_create).
   integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SPHERE = 1
   !> A superellipsoid (demcontact_superellipsoid_create).
   integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SUPERELLIPSOID = 2
+  !> A convex polyhedron (demcontact_polyhedron_create).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_POLYHEDRON = 3
 
   !> Status: success.
   integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_OK = 0
@@ -128,6 +151,19 @@ module demcontact
     type(demcontact_pose) :: pose_b
   end type demcontact_pair
 
+  !> One basic contact of a polyhedron pair's contact list (demcontact_contact_list), 72 bytes, world
+  !> frame, host length unit. Feature indices are 0-based, as in C (vertices in the order of the
+  !> caller's points, see demcontact_polyhedron_vertex_source).
+  type, bind(C), public :: demcontact_basic_contact
+    integer(c_int32_t) :: kind = 0             ! DEMCONTACT_BASIC_*
+    integer(c_int32_t) :: feature_a = 0        ! uint32_t: A's face, vertex or edge index (see kind)
+    integer(c_int32_t) :: feature_b = 0        ! uint32_t: B's vertex, face or edge index (see kind)
+    integer(c_int32_t) :: reserved = 0         ! uint32_t: always 0
+    real(c_double) :: point(3) = 0.0_c_double  ! contact point (world frame)
+    real(c_double) :: normal(3) = 0.0_c_double ! unit normal from A to B (world frame)
+    real(c_double) :: depth = 0.0_c_double     ! overlap along normal, > 0
+  end type demcontact_basic_contact
+
   ! ----------------------------------------------------------------------------------------------
   ! Functions (every function of the header; see its comments for the full contracts)
   ! ----------------------------------------------------------------------------------------------
@@ -135,6 +171,9 @@ module demcontact
   public :: demcontact_last_error_message, demcontact_collide, demcontact_collide_batch
   public :: demcontact_sphere_create, demcontact_shape_release, demcontact_shape_family
   public :: demcontact_superellipsoid_create
+  public :: demcontact_polyhedron_create, demcontact_polyhedron_mass_properties
+  public :: demcontact_polyhedron_counts, demcontact_polyhedron_vertex_source
+  public :: demcontact_contact_list
   public :: demcontact_warm_state_angles, demcontact_warm_state_from_angles
   public :: demcontact_shape_bounding_radius, demcontact_shape_aabb, demcontact_status_name
   public :: demcontact_version, demcontact_library_abi_version
@@ -197,6 +236,69 @@ module demcontact
       type(c_ptr), intent(out) :: out
       integer(c_int32_t) :: status
     end function demcontact_superellipsoid_create
+
+    !> Creates the convex hull of n_points points xyz(3, n_points) (x, y, z per column; host length
+    !> unit) into out (c_null_ptr on failure). The body frame is the caller's: vertices are the given
+    !> points, not re-centred. Fewer than 4 distinct, or collinear/coplanar/flat points:
+    !> DEMCONTACT_STATUS_DEGENERATE_GEOMETRY; NaN or infinite coordinates: DEMCONTACT_STATUS_NON_FINITE.
+    function demcontact_polyhedron_create(xyz, n_points, out) &
+        bind(C, name="demcontact_polyhedron_create") result(status)
+      import :: c_double, c_size_t, c_ptr, c_int32_t
+      real(c_double), intent(in) :: xyz(*)
+      integer(c_size_t), value :: n_points
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_polyhedron_create
+
+    !> The polyhedron's volume (length unit cubed) and centroid(3) (uniform density, body frame).
+    function demcontact_polyhedron_mass_properties(shape, volume, centroid) &
+        bind(C, name="demcontact_polyhedron_mass_properties") result(status)
+      import :: c_ptr, c_double, c_int32_t
+      type(c_ptr), value :: shape
+      real(c_double), intent(out) :: volume
+      real(c_double), intent(out) :: centroid(3)
+      integer(c_int32_t) :: status
+    end function demcontact_polyhedron_mass_properties
+
+    !> The numbers of vertices, edges and faces of the polyhedron (feature indices run 0..count-1).
+    function demcontact_polyhedron_counts(shape, vertices, edges, faces) &
+        bind(C, name="demcontact_polyhedron_counts") result(status)
+      import :: c_ptr, c_size_t, c_int32_t
+      type(c_ptr), value :: shape
+      integer(c_size_t), intent(out) :: vertices, edges, faces
+      integer(c_int32_t) :: status
+    end function demcontact_polyhedron_counts
+
+    !> The 0-based index among the points given to demcontact_polyhedron_create of the point that is
+    !> (0-based) vertex vertex of the polyhedron.
+    function demcontact_polyhedron_vertex_source(shape, vertex, point_index) &
+        bind(C, name="demcontact_polyhedron_vertex_source") result(status)
+      import :: c_ptr, c_size_t, c_int32_t
+      type(c_ptr), value :: shape
+      integer(c_size_t), value :: vertex
+      integer(c_size_t), intent(out) :: point_index
+      integer(c_int32_t) :: status
+    end function demcontact_polyhedron_vertex_source
+
+    !> The contact of polyhedron a at pose_a with polyhedron b at pose_b into out_contact (as
+    !> demcontact_collide) and the first min(capacity, count) basic contacts into list(1:); count is
+    !> the total number the pair has (call again with a larger list when count > capacity). Pairs that
+    !> are not two polyhedra: DEMCONTACT_STATUS_UNSUPPORTED_PAIR.
+    function demcontact_contact_list(a, pose_a, b, pose_b, warm, out_contact, list, capacity, count) &
+        bind(C, name="demcontact_contact_list") result(status)
+      import :: c_ptr, c_size_t, c_int32_t, demcontact_pose, demcontact_warm_state, &
+                demcontact_contact, demcontact_basic_contact
+      type(c_ptr), value :: a
+      type(demcontact_pose), intent(in) :: pose_a
+      type(c_ptr), value :: b
+      type(demcontact_pose), intent(in) :: pose_b
+      type(demcontact_warm_state), intent(inout) :: warm
+      type(demcontact_contact), intent(out) :: out_contact
+      type(demcontact_basic_contact), intent(inout) :: list(*)
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count
+      integer(c_int32_t) :: status
+    end function demcontact_contact_list
 
     !> The contact-direction angles alpha(1:2) (radians, eq. (6) of Wellmann et al. 2008) kept in
     !> warm for the pair a at pose_a, b at pose_b.

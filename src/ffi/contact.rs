@@ -16,6 +16,19 @@ pub type demcontact_contact_type = i32;
 pub const DEMCONTACT_CONTACT_TYPE_NONE: demcontact_contact_type = 0;
 /// Smooth surfaces sharing a common normal at `point_a` and `point_b` (spheres).
 pub const DEMCONTACT_CONTACT_TYPE_SMOOTH: demcontact_contact_type = 1;
+/// Polyhedra: a vertex of one body against a vertex of the other (Zheng et al. 2017).
+pub const DEMCONTACT_CONTACT_TYPE_VERTEX_VERTEX: demcontact_contact_type = 2;
+/// Polyhedra: a vertex of one body against an edge of the other.
+pub const DEMCONTACT_CONTACT_TYPE_VERTEX_EDGE: demcontact_contact_type = 3;
+/// Polyhedra: a vertex of one body against a face of the other.
+pub const DEMCONTACT_CONTACT_TYPE_VERTEX_FACE: demcontact_contact_type = 4;
+/// Polyhedra: an edge of each body, crossing.
+pub const DEMCONTACT_CONTACT_TYPE_EDGE_EDGE: demcontact_contact_type = 5;
+/// Polyhedra: an edge of one body against a face of the other (two basic contacts in
+/// `demcontact_contact_list`).
+pub const DEMCONTACT_CONTACT_TYPE_EDGE_FACE: demcontact_contact_type = 6;
+/// Polyhedra: a face of each body (a polygon of basic contacts in `demcontact_contact_list`).
+pub const DEMCONTACT_CONTACT_TYPE_FACE_FACE: demcontact_contact_type = 7;
 
 /// `demcontact_contact.flags` bit: `separation` is the exact gap, not only a lower bound.
 pub const DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT: u32 = 1;

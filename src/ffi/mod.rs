@@ -9,6 +9,7 @@
 mod boundary;
 mod contact;
 mod pointers;
+mod polyhedron;
 mod pose;
 mod shape;
 mod status;
@@ -17,6 +18,7 @@ mod warm;
 
 pub use boundary::demcontact_last_error_message;
 pub use contact::*;
+pub use polyhedron::*;
 pub use pose::*;
 pub use shape::*;
 pub use status::*;

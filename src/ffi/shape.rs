@@ -23,6 +23,8 @@ pub type demcontact_shape_family_code = i32;
 pub const DEMCONTACT_SHAPE_SPHERE: demcontact_shape_family_code = 1;
 /// A superellipsoid (`demcontact_superellipsoid_create`).
 pub const DEMCONTACT_SHAPE_SUPERELLIPSOID: demcontact_shape_family_code = 2;
+/// A convex polyhedron (`demcontact_polyhedron_create`).
+pub const DEMCONTACT_SHAPE_POLYHEDRON: demcontact_shape_family_code = 3;
 
 impl demcontact_shape {
     /// Moves `shape` into a new handle owned by the caller.

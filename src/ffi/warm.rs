@@ -76,6 +76,15 @@ unsafe fn common_normal_pair(
         )
         .into());
     }
+    if matches!(a, Shape::Polyhedron(_)) || matches!(b, Shape::Polyhedron(_)) {
+        return Err(crate::Error::UnsupportedPair(format!(
+            "a {:?} with a {:?}: contact-direction angles are for the common-normal kernel \
+             (superellipsoids, or a superellipsoid with a sphere)",
+            a.family(),
+            b.family()
+        ))
+        .into());
+    }
     Ok((pose_a, pose_b, a.bounding_radius() + b.bounding_radius()))
 }
 
@@ -90,7 +99,7 @@ unsafe fn common_normal_pair(
 /// For hosts whose contact history keeps only the paper's two angles; pass them back with
 /// `demcontact_warm_state_from_angles`. Fails with `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `warm`
 /// holds no contact direction (cold, or written for another kind of pair),
-/// `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres. Thread-safe.
+/// `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` for two spheres or a pair with a polyhedron. Thread-safe.
 ///
 /// # Safety
 /// Every pointer is NULL or valid; `alpha` points to two writable doubles.
@@ -119,7 +128,7 @@ pub unsafe extern "C" fn demcontact_warm_state_angles(
 /// `demcontact_collide` of that pair starts its search there. `alpha1 = alpha2 = 0` is the centre
 /// line, the paper's start for a new contact. `*warm` is left alone on failure. Fails with
 /// `DEMCONTACT_STATUS_NON_FINITE` for NaN or infinite angles, `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`
-/// for two spheres. Thread-safe.
+/// for two spheres or a pair with a polyhedron. Thread-safe.
 ///
 /// # Safety
 /// Every pointer is NULL or valid; `warm` points to writable storage.
