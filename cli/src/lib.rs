@@ -4,6 +4,8 @@
 pub mod bench;
 pub mod figure;
 pub mod peers;
+pub mod polyhedron_motion;
+pub mod polyhedron_pairs;
 pub mod polyhedron_reference;
 pub mod sampling;
 pub mod sphere_pairs;

@@ -27,12 +27,18 @@ enum Command {
         /// Where to write the figures (SVG).
         #[arg(long, default_value = "target/validation")]
         figures: std::path::PathBuf,
+        /// Run only this family's protocol (spheres, superellipsoids, polyhedra).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(demcontact_cli::validate::families()))]
+        only: Option<String>,
     },
     /// Print ns/query medians per family, beside the peers, measured in one run.
     Bench {
         /// Fewer samples, for a quick look (the figures are noisier).
         #[arg(long)]
         quick: bool,
+        /// Run only this family's benchmarks (spheres, superellipsoids, polyhedra).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(demcontact_cli::bench::FAMILIES))]
+        only: Option<String>,
     },
 }
 
@@ -42,6 +48,7 @@ fn main() -> ExitCode {
             pairs,
             seed,
             figures,
+            only,
         } => {
             let options = demcontact_cli::validate::Options {
                 pairs,
@@ -49,15 +56,18 @@ fn main() -> ExitCode {
                 progress: std::io::stderr().is_terminal(),
                 figures: Some(figures),
             };
-            if demcontact_cli::validate::run(&options) {
+            if demcontact_cli::validate::run_selected(&options, only.as_deref()) {
                 ExitCode::SUCCESS
             } else {
                 eprintln!("validation FAILED");
                 ExitCode::FAILURE
             }
         }
-        Command::Bench { quick } => {
-            demcontact_cli::bench::run(&demcontact_cli::bench::Options { quick });
+        Command::Bench { quick, only } => {
+            demcontact_cli::bench::run_selected(
+                &demcontact_cli::bench::Options { quick },
+                only.as_deref(),
+            );
             ExitCode::SUCCESS
         }
     }

@@ -6,7 +6,10 @@ use nalgebra::Vector3;
 use parry3d_f64::math::{Pose as ParryPose, Rot3, Vector};
 use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
-use parry3d_f64::shape::SupportMap;
+use parry3d_f64::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
+use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Shape as ParryShape, SupportMap};
 
 /// Our pose as a parry pose.
 pub fn parry_pose(p: &Pose) -> ParryPose {
@@ -47,6 +50,84 @@ pub fn parry_support_contact(
     }
 }
 
+/// A point of ours as a parry vector.
+pub fn parry_vector(v: &Vector3<f64>) -> Vector {
+    Vector::new(v.x, v.y, v.z)
+}
+
+/// parry's convex polyhedron of `points` (body frame), built by parry's own hull
+/// (`ConvexPolyhedron::from_convex_hull`); `None` if parry rejects them.
+pub fn parry_convex_hull(points: &[Vector3<f64>]) -> Option<ConvexPolyhedron> {
+    let points: Vec<Vector> = points.iter().map(parry_vector).collect();
+    ConvexPolyhedron::from_convex_hull(&points)
+}
+
+/// parry's box of half extents `(hx, hy, hz)`, centred on the body origin.
+pub fn parry_cuboid(hx: f64, hy: f64, hz: f64) -> Cuboid {
+    Cuboid::new(Vector::new(hx, hy, hz))
+}
+
+/// parry3d-f64's `query::contact` of two shapes at world poses with prediction 0: the penetration
+/// depth (`-dist`, > 0 when overlapping) and the unit normal from A to B (world frame), or `None`
+/// when parry finds them apart (or does not support the pair).
+pub fn parry_contact(
+    pose_a: &ParryPose,
+    a: &dyn ParryShape,
+    pose_b: &ParryPose,
+    b: &dyn ParryShape,
+) -> Option<(f64, Vector)> {
+    match parry3d_f64::query::contact(pose_a, a, pose_b, b, 0.0) {
+        Ok(Some(c)) => Some((-c.dist, c.normal1)),
+        _ => None,
+    }
+}
+
+/// parry3d-f64's persistent contact path for one pair, as a physics engine keeps it between steps:
+/// the pair's `ContactManifold`s and workspace, updated by
+/// `DefaultQueryDispatcher::contact_manifolds` (prediction 0), which reuses the previous
+/// manifold's points when the motion is small (`try_update_contacts`: normal within 1 degree,
+/// anchors within 1e-3) and only re-projects their separations then.
+#[derive(Default)]
+pub struct ParryManifolds {
+    manifolds: Vec<ContactManifold<(), ()>>,
+    workspace: Option<ContactManifoldsWorkspace>,
+}
+
+impl ParryManifolds {
+    /// A new pair (no cached manifold).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Updates the pair's manifolds for the world poses; returns the deepest penetration over the
+    /// manifolds' points (`-dist`, > 0 when overlapping), or 0 when there is none.
+    pub fn update(
+        &mut self,
+        pose_a: &ParryPose,
+        a: &dyn ParryShape,
+        pose_b: &ParryPose,
+        b: &dyn ParryShape,
+    ) -> f64 {
+        let pos12 = pose_a.inv_mul(pose_b);
+        let updated = DefaultQueryDispatcher.contact_manifolds(
+            &pos12,
+            a,
+            b,
+            0.0,
+            &mut self.manifolds,
+            &mut self.workspace,
+        );
+        if updated.is_err() {
+            return 0.0;
+        }
+        self.manifolds
+            .iter()
+            .flat_map(|m| m.points.iter())
+            .map(|p| -p.dist)
+            .fold(0.0, f64::max)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +143,40 @@ mod tests {
         let ours = p.transform_point(&x);
         let theirs = parry_pose(&p) * Vector::new(x.x, x.y, x.z);
         assert!((ours - Vector3::new(theirs.x, theirs.y, theirs.z)).norm() < 1e-14);
+    }
+
+    #[test]
+    fn parry_contact_of_stacked_boxes() {
+        let cube = parry_cuboid(0.5, 0.5, 0.5);
+        let hull = parry_convex_hull(
+            &(0..8)
+                .map(|i| {
+                    let s = |bit: usize| if i & bit == 0 { -0.5 } else { 0.5 };
+                    Vector3::new(s(1), s(2), s(4))
+                })
+                .collect::<Vec<_>>(),
+        )
+        .expect("a cube");
+        let a = parry_pose(&Pose::identity());
+        let b = parry_pose(&Pose::new(
+            Vector3::new(0.1, 0.2, 0.99),
+            UnitQuaternion::identity(),
+        ));
+        for (sa, sb) in [
+            (&cube as &dyn ParryShape, &cube as &dyn ParryShape),
+            (&hull, &hull),
+        ] {
+            let (depth, normal) = parry_contact(&a, sa, &b, sb).expect("touching");
+            assert!((depth - 0.01).abs() < 1e-9, "{depth}");
+            assert!((normal.z - 1.0).abs() < 1e-9);
+        }
+        let apart = parry_pose(&Pose::new(
+            Vector3::new(0.0, 0.0, 1.01),
+            UnitQuaternion::identity(),
+        ));
+        assert!(parry_contact(&a, &cube, &apart, &cube).is_none());
+        let mut persistent = ParryManifolds::new();
+        assert!((persistent.update(&a, &cube, &b, &cube) - 0.01).abs() < 1e-9);
+        assert_eq!(persistent.update(&a, &cube, &apart, &cube), 0.0);
     }
 }

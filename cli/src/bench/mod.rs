@@ -3,6 +3,7 @@
 //! Every figure is the median over `samples` timed passes of the per-query time of one pass over a
 //! fixed set of pairs (so a noisy neighbour on a shared machine moves a few samples, not the median).
 
+pub mod polyhedra;
 pub mod spheres;
 pub mod superellipsoids;
 
@@ -26,11 +27,46 @@ impl Options {
     }
 }
 
+/// The families with benchmarks, in the order they run.
+pub const FAMILIES: [&str; 3] = ["spheres", "superellipsoids", "polyhedra"];
+
 /// Runs every family's benchmarks and prints the tables.
 pub fn run(options: &Options) {
-    print!("{}", spheres::bench(options).render());
-    println!();
-    print!("{}", superellipsoids::bench(options).render());
+    run_selected(options, None);
+}
+
+/// Runs the benchmarks of the family named `only` (of [`FAMILIES`]; every family's when `None`)
+/// and prints the tables.
+///
+/// Panics if `only` names no family.
+pub fn run_selected(options: &Options, only: Option<&str>) {
+    if let Some(name) = only {
+        assert!(
+            FAMILIES.contains(&name),
+            "no family {name:?}; the families are {FAMILIES:?}"
+        );
+    }
+    let selected = |name: &str| only.is_none() || only == Some(name);
+    let mut first = true;
+    let mut separate = || {
+        if !std::mem::take(&mut first) {
+            println!();
+        }
+    };
+    if selected("spheres") {
+        separate();
+        print!("{}", spheres::bench(options).render());
+    }
+    if selected("superellipsoids") {
+        separate();
+        print!("{}", superellipsoids::bench(options).render());
+    }
+    if selected("polyhedra") {
+        separate();
+        let (timing, accuracy) = polyhedra::bench(options);
+        print!("{}", timing.render());
+        print!("{}", accuracy.render());
+    }
 }
 
 /// The median of `samples` passes of `pass`, in nanoseconds per query, where one pass makes `queries`

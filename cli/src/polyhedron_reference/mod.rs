@@ -37,8 +37,8 @@ pub use distance::{
 };
 pub use random::{random_body, random_pair, RandomPair};
 pub use sat::{
-    candidate_axes, sat_penetration, support_overlap, AxisKind, CandidateAxis, SatResult,
-    EDGE_PARALLEL_SIN,
+    candidate_axes, sat_penetration, select_axis, support_overlap, AxisKind, CandidateAxis,
+    SatResult, EDGE_PARALLEL_SIN,
 };
 pub use solids::BRUTEFORCE_MAX_POINTS;
 

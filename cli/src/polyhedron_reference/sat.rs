@@ -102,15 +102,31 @@ impl SatResult {
     }
 }
 
+/// The smallest and largest projection of `vertices` on `d`.
+///
+/// Four independent running extrema, merged at the end: the extrema of a set do not depend on the
+/// order they are taken in, and independent chains keep the loop from waiting on the latency of a
+/// single chain of comparisons (the reference spends its time here).
 fn extent(vertices: &[[f64; 3]], d: &[f64; 3]) -> (f64, f64) {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for v in vertices {
-        let s = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
-        lo = lo.min(s);
-        hi = hi.max(s);
+    let mut lo = [f64::INFINITY; 4];
+    let mut hi = [f64::NEG_INFINITY; 4];
+    let mut chunks = vertices.chunks_exact(4);
+    for c in &mut chunks {
+        for k in 0..4 {
+            let s = c[k][0] * d[0] + c[k][1] * d[1] + c[k][2] * d[2];
+            lo[k] = lo[k].min(s);
+            hi[k] = hi[k].max(s);
+        }
     }
-    (lo, hi)
+    for v in chunks.remainder() {
+        let s = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+        lo[0] = lo[0].min(s);
+        hi[0] = hi[0].max(s);
+    }
+    (
+        lo[0].min(lo[1]).min(lo[2].min(lo[3])),
+        hi[0].max(hi[1]).max(hi[2].max(hi[3])),
+    )
 }
 
 fn world_array(p: &RefPolyhedron, pose: &Pose) -> Vec<[f64; 3]> {
@@ -203,8 +219,19 @@ pub fn sat_penetration(
     b: &RefPolyhedron,
     pose_b: &Pose,
 ) -> SatResult {
-    let axes = candidate_axes(a, pose_a, b, pose_b);
-    let tie = 64.0 * f64::EPSILON * a.size().max(b.size());
+    select_axis(
+        &candidate_axes(a, pose_a, b, pose_b),
+        a.size().max(b.size()),
+    )
+}
+
+/// The verdict of [`sat_penetration`] from the pair's [`candidate_axes`] (in their order), `size`
+/// the larger of the two [`RefPolyhedron::size`]s: for a caller that also needs the axes
+/// themselves (e.g. to tell whether the minimum is unique) without listing them twice.
+///
+/// Panics if `axes` is empty.
+pub fn select_axis(axes: &[CandidateAxis], size: f64) -> SatResult {
+    let tie = 64.0 * f64::EPSILON * size;
     let mut best = axes[0];
     for c in &axes[1..] {
         let crosses_zero = c.overlap < 0.0 && best.overlap >= 0.0;

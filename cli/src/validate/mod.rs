@@ -1,6 +1,7 @@
 //! `demcontact validate`: every shape family's validation protocol, printed as tables beside the
 //! paper's figures where a paper has them. A family's run fails when any of its checks fails.
 
+mod polyhedra;
 mod spheres;
 mod superellipsoids;
 
@@ -31,16 +32,39 @@ pub struct Outcome {
 type Protocol = fn(&Options) -> Outcome;
 
 /// Every family's protocol, by name, in the order they run.
-const FAMILIES: [(&str, Protocol); 2] = [
+const FAMILIES: [(&str, Protocol); 3] = [
     ("spheres", spheres::validate),
     ("superellipsoids", superellipsoids::validate),
+    ("polyhedra", polyhedra::validate),
 ];
+
+/// The families' names, in the order they run.
+pub fn families() -> Vec<&'static str> {
+    FAMILIES.iter().map(|(name, _)| *name).collect()
+}
 
 /// Runs every family's protocol, printing each report as it completes; true when all passed.
 pub fn run(options: &Options) -> bool {
-    let families = FAMILIES;
+    run_selected(options, None)
+}
+
+/// Runs the protocol of the family named `only` (every family's when `None`), printing each
+/// report as it completes; true when all passed.
+///
+/// Panics if `only` names no family (see [`families`]).
+pub fn run_selected(options: &Options, only: Option<&str>) -> bool {
+    if let Some(name) = only {
+        assert!(
+            families().contains(&name),
+            "no family {name:?}; the families are {:?}",
+            families()
+        );
+    }
     let mut passed = true;
-    for (name, validate) in families {
+    for (name, validate) in FAMILIES
+        .into_iter()
+        .filter(|(n, _)| only.is_none() || only == Some(*n))
+    {
         let outcome = validate(options);
         print!("{}", outcome.report);
         println!("\n{name}: {}", if outcome.passed { "PASS" } else { "FAIL" });
@@ -135,6 +159,28 @@ mod tests {
         let outcome = superellipsoids::validate(&o);
         assert!(outcome.passed, "{}", outcome.report);
         assert!(outcome.report.contains("Table 1"));
+    }
+
+    #[test]
+    fn polyhedron_protocol_passes_on_a_small_run() {
+        // A debug build runs the reference slowly: 400 random pairs, 6 motion sequences of 200
+        // steps (each in and out of contact once).
+        let o = Options {
+            pairs: 50_000,
+            seed: 5,
+            progress: false,
+            figures: None,
+        };
+        let outcome = polyhedra::validate_sized(&o, 400, 200);
+        assert!(outcome.passed, "{}", outcome.report);
+        for section in [
+            "Polyhedra (a)",
+            "Polyhedra (b): 400 random pairs",
+            "200 steps per sequence",
+        ] {
+            assert!(outcome.report.contains(section), "{}", outcome.report);
+        }
+        assert!(!outcome.report.contains("FAIL"), "{}", outcome.report);
     }
 
     #[test]

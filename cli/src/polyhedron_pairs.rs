@@ -1,0 +1,190 @@
+//! Polyhedron pairs for the validation and the benchmarks: the reference's solids turned into the
+//! kernel's [`Polyhedron`], and B placed against A by the gap between their support planes.
+//!
+//! The kernel builds its own hull ([`Polyhedron::new`]) from the reference's vertex list, so the
+//! two share the points and nothing else; [`KernelBody::same_vertices`] says whether both hulls
+//! kept the same corners (the kernel merges points within its construction tolerance, 1e-8 of the
+//! diagonal, the brute-force reference only within 1e-9).
+
+use crate::polyhedron_reference::{random_body, RefPolyhedron};
+use crate::sampling::{self, SceneRng};
+use demcontact::shapes::{Polyhedron, Shape};
+use demcontact::Pose;
+use nalgebra::{UnitQuaternion, Vector3};
+use rand::Rng;
+
+/// A reference solid with the kernel's shape of the same points.
+#[derive(Debug, Clone)]
+pub struct KernelBody {
+    /// The reference solid (body frame).
+    pub reference: RefPolyhedron,
+    /// The kernel's polyhedron of the reference's vertices, as a [`Shape`].
+    pub shape: Shape,
+    /// Whether the kernel's hull kept exactly the reference's vertices (in order).
+    pub same_vertices: bool,
+}
+
+impl KernelBody {
+    /// The kernel's polyhedron of `reference`'s vertices.
+    ///
+    /// Panics if the kernel rejects a solid the reference accepted (a finding to report, not to
+    /// hide).
+    pub fn new(reference: RefPolyhedron) -> Self {
+        let polyhedron = Polyhedron::new(&reference.vertices).unwrap_or_else(|e| {
+            panic!(
+                "the kernel rejects a reference solid ({e}): {:?}",
+                reference.vertices
+            )
+        });
+        let same_vertices = polyhedron.num_vertices() == reference.vertices.len()
+            && (0..polyhedron.num_vertices()).all(|v| {
+                polyhedron.vertex(v) == reference.vertices[polyhedron.vertex_source_index(v)]
+            });
+        KernelBody {
+            reference,
+            shape: Shape::Polyhedron(polyhedron),
+            same_vertices,
+        }
+    }
+
+    /// The kernel's polyhedron.
+    pub fn polyhedron(&self) -> &Polyhedron {
+        match &self.shape {
+            Shape::Polyhedron(p) => p,
+            _ => unreachable!("a KernelBody holds a polyhedron"),
+        }
+    }
+
+    /// The diameter of the reference solid (its [`RefPolyhedron::size`]).
+    pub fn size(&self) -> f64 {
+        self.reference.size()
+    }
+}
+
+/// The position of B (turned by `rotation_b`) such that the gap between A's support plane along
+/// the unit world direction `u` and B's support plane against it is `gap` (negative: the support
+/// planes overlap by `-gap`), B's extreme vertex along `-u` facing A's extreme vertex along `u`,
+/// shifted by `lateral` (which must be perpendicular to `u` to keep the gap).
+pub fn place(
+    a: &RefPolyhedron,
+    pose_a: &Pose,
+    b: &RefPolyhedron,
+    rotation_b: &UnitQuaternion<f64>,
+    u: &Vector3<f64>,
+    gap: f64,
+    lateral: &Vector3<f64>,
+) -> Vector3<f64> {
+    let tip_a = a
+        .world_vertices(pose_a)
+        .into_iter()
+        .max_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
+        .expect("a solid has vertices");
+    let tip_b = b
+        .vertices
+        .iter()
+        .map(|v| rotation_b * v)
+        .min_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
+        .expect("a solid has vertices");
+    tip_a + u * gap - tip_b + lateral
+}
+
+/// A pair placed near contact, with the bodies' indices in the pool it was drawn from.
+#[derive(Debug, Clone)]
+pub struct PlacedPair {
+    /// Body A's index in the pool.
+    pub a: usize,
+    /// A's pose (world frame).
+    pub pose_a: Pose,
+    /// Body B's index in the pool.
+    pub b: usize,
+    /// B's pose (world frame).
+    pub pose_b: Pose,
+    /// The mean of the two diameters.
+    pub size: f64,
+}
+
+/// A random pair of bodies of `pool`, placed as [`crate::polyhedron_reference::random_pair`]
+/// places its fresh bodies: A at a random pose in `[-2, 2]^3`, B turned randomly, the gap between
+/// the support planes along a random direction uniform in `gap * size` (`size` the mean diameter),
+/// B's extreme vertex facing A's, shifted across by up to `0.05 size`.
+///
+/// Drawing the bodies from a pool (the hulls are the slow part) keeps a run of 10^5 pairs within
+/// its time budget; the poses, directions and offsets are fresh for every pair.
+pub fn pool_pair(rng: &mut SceneRng, pool: &[KernelBody], gap: std::ops::Range<f64>) -> PlacedPair {
+    let (i, j) = (
+        rng.random_range(0..pool.len()),
+        rng.random_range(0..pool.len()),
+    );
+    let (a, b) = (&pool[i].reference, &pool[j].reference);
+    let pose_a = sampling::pose(rng, 2.0);
+    let rotation_b = sampling::rotation(rng);
+    let u = sampling::unit_vector(rng);
+    let size = 0.5 * (pool[i].size() + pool[j].size());
+    let placed_gap = rng.random_range(gap) * size;
+    let w = sampling::unit_vector(rng);
+    let lateral = (w - u * u.dot(&w)) * (rng.random_range(0.0..0.05) * size);
+    let position = place(a, &pose_a, b, &rotation_b, &u, placed_gap, &lateral);
+    PlacedPair {
+        a: i,
+        pose_a,
+        b: j,
+        pose_b: Pose::new(position, rotation_b),
+        size,
+    }
+}
+
+/// `count` random bodies ([`random_body`] of up to `max_vertices` vertices) with their kernel
+/// shapes.
+pub fn body_pool(rng: &mut SceneRng, count: usize, max_vertices: usize) -> Vec<KernelBody> {
+    (0..count)
+        .map(|_| KernelBody::new(random_body(rng, max_vertices)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::polyhedron_reference::sat_penetration;
+
+    #[test]
+    fn adapter_keeps_the_reference_vertices() {
+        let cube = KernelBody::new(RefPolyhedron::cuboid(0.5, 1.0, 2.0));
+        assert!(cube.same_vertices);
+        assert_eq!(cube.polyhedron().num_faces(), 6);
+        let mut rng = sampling::rng(5);
+        let body = KernelBody::new(random_body(&mut rng, 30));
+        assert_eq!(
+            body.polyhedron().num_vertices(),
+            body.reference.vertices.len()
+        );
+    }
+
+    #[test]
+    fn placement_gives_the_support_plane_gap() {
+        let mut rng = sampling::rng(9);
+        let a = RefPolyhedron::cuboid(0.5, 0.5, 0.5);
+        let b = random_body(&mut rng, 20);
+        let pose_a = sampling::pose(&mut rng, 1.0);
+        let rotation_b = sampling::rotation(&mut rng);
+        let u = sampling::unit_vector(&mut rng);
+        for gap in [0.01, -0.01] {
+            let p = place(&a, &pose_a, &b, &rotation_b, &u, gap, &Vector3::zeros());
+            let pose_b = Pose::new(p, rotation_b);
+            let max_a = a
+                .world_vertices(&pose_a)
+                .iter()
+                .map(|x| u.dot(x))
+                .fold(f64::MIN, f64::max);
+            let min_b = b
+                .world_vertices(&pose_b)
+                .iter()
+                .map(|x| u.dot(x))
+                .fold(f64::MAX, f64::min);
+            assert!((min_b - max_a - gap).abs() < 1e-12);
+            // A positive gap along u proves the pair apart.
+            if gap > 0.0 {
+                assert!(sat_penetration(&a, &pose_a, &b, &pose_b).is_separated());
+            }
+        }
+    }
+}
