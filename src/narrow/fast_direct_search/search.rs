@@ -143,6 +143,69 @@ fn most_aligned(count: usize, normal: impl Fn(usize) -> Vector3<f64>, w: &Vector
     best
 }
 
+/// How the walk along one of A's edge arcs ended.
+enum Walk {
+    /// Every crossing of the arc was evaluated.
+    Done,
+    /// A crossing separates the bodies: the search stops.
+    Separated,
+    /// The walk met a degenerate corner of B's map (or did not reach its end): the caller tests
+    /// the arc against B's edges one by one instead.
+    Lost,
+}
+
+/// The e-e covers of A's edge `i`: the crossings of its Gauss arc `n_L -> n_R` with the arcs of
+/// `-B`'s map, found by walking that map along the arc (an overlay of the two Gauss maps, beyond
+/// the paper's text). The walk starts in the cell of B's vertex lowest along `n_L` and leaves each
+/// cell through the one edge whose arc the A arc crosses (cells are convex, so a great arc enters
+/// and leaves each at most once), evaluating each crossing, until it reaches the cell of B's
+/// vertex lowest along `n_R`.
+fn walk_crossings(pair: &PolyhedronPair, i: usize, hints: &mut Hints, run: &mut Running) -> Walk {
+    let (a, b) = (pair.a, pair.b);
+    let edge = a.edge(i);
+    let (n_l, n_r) = (
+        a.face_normal(edge.left_face()),
+        a.face_normal(edge.right_face()),
+    );
+    let plane = a.edge_cap(i).plane;
+    let mut v = pair.b_lowest(&n_l, hints.vertex_b);
+    let target = pair.b_lowest(&n_r, v);
+    hints.vertex_b = v;
+    let mut entry = usize::MAX;
+    for _ in 0..=b.num_edges() {
+        if v == target {
+            return Walk::Done;
+        }
+        let mut exit = None;
+        for &e in b.vertex_edges(v) {
+            if e == entry {
+                continue;
+            }
+            let arc = BArc::new(pair, e);
+            if super::pair::arcs_cross_planes(&n_l, &n_r, &plane, &arc.left, &arc.right, &arc.plane)
+            {
+                exit = Some((e, arc));
+                break;
+            }
+        }
+        let Some((e, arc)) = exit else {
+            return Walk::Lost;
+        };
+        match pair.edge_cover(i, e, &arc) {
+            Some(cover) => {
+                if run.consider(cover) {
+                    return Walk::Separated;
+                }
+            }
+            // Crossing but (near) parallel edges: no cover, the walk goes on.
+            None => run.covers += 1,
+        }
+        v = b.edge(e).other_vertex(v);
+        entry = e;
+    }
+    Walk::Lost
+}
+
 /// The smallest-overlap cover of the pair, or the first separating one.
 ///
 /// `seed`: the previous step's cover (the updated detection of Zheng et al. 2017): evaluated
@@ -227,6 +290,13 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             if a.edge_cap(i).reach(&w) <= run.threshold {
                 continue;
             }
+            // The crossings of this edge's arc, by walking B's Gauss map along it.
+            match walk_crossings(pair, i, hints, &mut run) {
+                Walk::Separated => return,
+                Walk::Done => continue,
+                Walk::Lost => {}
+            }
+            // A degenerate walk (the arc through a corner of B's map): every reaching edge of B.
             if !gathered {
                 gathered = true;
                 for j in 0..b.num_edges() {
