@@ -10,7 +10,6 @@ use crate::polyhedron_reference::{random_body, RefPolyhedron};
 use crate::sampling::{self, SceneRng};
 use demcontact::shapes::{Polyhedron, Shape};
 use demcontact::Pose;
-use nalgebra::{UnitQuaternion, Vector3};
 use rand::Rng;
 
 /// A reference solid with the kernel's shape of the same points.
@@ -61,32 +60,7 @@ impl KernelBody {
     }
 }
 
-/// The position of B (turned by `rotation_b`) such that the gap between A's support plane along
-/// the unit world direction `u` and B's support plane against it is `gap` (negative: the support
-/// planes overlap by `-gap`), B's extreme vertex along `-u` facing A's extreme vertex along `u`,
-/// shifted by `lateral` (which must be perpendicular to `u` to keep the gap).
-pub fn place(
-    a: &RefPolyhedron,
-    pose_a: &Pose,
-    b: &RefPolyhedron,
-    rotation_b: &UnitQuaternion<f64>,
-    u: &Vector3<f64>,
-    gap: f64,
-    lateral: &Vector3<f64>,
-) -> Vector3<f64> {
-    let tip_a = a
-        .world_vertices(pose_a)
-        .into_iter()
-        .max_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
-        .expect("a solid has vertices");
-    let tip_b = b
-        .vertices
-        .iter()
-        .map(|v| rotation_b * v)
-        .min_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
-        .expect("a solid has vertices");
-    tip_a + u * gap - tip_b + lateral
-}
+pub use crate::polyhedron_reference::place;
 
 /// A pair placed near contact, with the bodies' indices in the pool it was drawn from.
 #[derive(Debug, Clone)]
@@ -145,6 +119,7 @@ pub fn body_pool(rng: &mut SceneRng, count: usize, max_vertices: usize) -> Vec<K
 mod tests {
     use super::*;
     use crate::polyhedron_reference::sat_penetration;
+    use nalgebra::Vector3;
 
     #[test]
     fn adapter_keeps_the_reference_vertices() {

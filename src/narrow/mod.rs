@@ -54,6 +54,20 @@ pub fn collide(
     pose_b: &Pose,
     warm: Option<&mut WarmState>,
 ) -> Result<Contact> {
+    with_warm_state(warm, |state| {
+        let contact = pair_contact(a, pose_a, b, pose_b, state)?;
+        contact.ensure_finite()?;
+        Ok(contact)
+    })
+}
+
+/// Runs `query` on a copy of the pair's warm state (validated; cold when `warm` is `None`) and
+/// writes the copy back, one step older, only when the query succeeds: on failure the host's
+/// state is left as it was.
+fn with_warm_state<T>(
+    warm: Option<&mut WarmState>,
+    query: impl FnOnce(&mut WarmState) -> Result<T>,
+) -> Result<T> {
     let mut state = match &warm {
         Some(w) => {
             w.validate()?;
@@ -61,34 +75,45 @@ pub fn collide(
         }
         None => WarmState::cold(),
     };
-    let contact = match (a, b) {
+    let result = query(&mut state)?;
+    state.steps = state.steps.saturating_add(1);
+    if let Some(w) = warm {
+        *w = state;
+    }
+    Ok(result)
+}
+
+/// The kernel dispatch of [`collide`]: the world-frame contact, `state` updated.
+#[inline]
+fn pair_contact(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    state: &mut WarmState,
+) -> Result<Contact> {
+    Ok(match (a, b) {
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
-            sphere_sphere(sa, sb, &pose_a.position, &pose_b.position, &mut state)
+            sphere_sphere(sa, sb, &pose_a.position, &pose_b.position, state)
         }
         (Shape::Superellipsoid(sa), Shape::Superellipsoid(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state)?
         }
         (Shape::Sphere(sa), Shape::Superellipsoid(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state)?
         }
         (Shape::Superellipsoid(sa), Shape::Sphere(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, &mut state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state)?
         }
         (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
-            fast_direct_search::fast_direct_search(pa, pb, &pose_a.relative(pose_b), &mut state)
+            fast_direct_search::fast_direct_search(pa, pb, &pose_a.relative(pose_b), state)
                 .contact
                 .transformed(pose_a)
         }
         (Shape::Polyhedron(_), _) | (_, Shape::Polyhedron(_)) => {
             return Err(unsupported_mix(a, b));
         }
-    };
-    contact.ensure_finite()?;
-    state.steps = state.steps.saturating_add(1);
-    if let Some(w) = warm {
-        *w = state;
-    }
-    Ok(contact)
+    })
 }
 
 /// The error for a polyhedron paired with a smooth shape (no kernel for that mix yet).
@@ -122,28 +147,19 @@ pub fn contact_list(
             b.family()
         )));
     };
-    let mut state = match &warm {
-        Some(w) => {
-            w.validate()?;
-            **w
+    with_warm_state(warm, |state| {
+        let relative = pose_a.relative(pose_b);
+        let detection = fast_direct_search::fast_direct_search(pa, pb, &relative, state);
+        let contact = detection.contact.transformed(pose_a);
+        contact.ensure_finite()?;
+        let start = list.len();
+        fast_direct_search::contact_list(pa, pb, &relative, &detection, list);
+        for item in &mut list[start..] {
+            item.point = pose_a.transform_point(&item.point);
+            item.normal = pose_a.transform_vector(&item.normal);
         }
-        None => WarmState::cold(),
-    };
-    let relative = pose_a.relative(pose_b);
-    let detection = fast_direct_search::fast_direct_search(pa, pb, &relative, &mut state);
-    let contact = detection.contact.transformed(pose_a);
-    contact.ensure_finite()?;
-    let start = list.len();
-    fast_direct_search::contact_list(pa, pb, &relative, &detection, list);
-    for item in &mut list[start..] {
-        item.point = pose_a.transform_point(&item.point);
-        item.normal = pose_a.transform_vector(&item.normal);
-    }
-    state.steps = state.steps.saturating_add(1);
-    if let Some(w) = warm {
-        *w = state;
-    }
-    Ok(contact)
+        Ok(contact)
+    })
 }
 
 /// The common-normal kernel on B's pose relative to A, its result mapped back to the world frame.

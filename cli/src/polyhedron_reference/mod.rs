@@ -35,7 +35,7 @@ pub use distance::{
     closest_point_on_polygon, closest_point_on_segment, closest_points_segment_segment,
     separation_distance,
 };
-pub use random::{random_body, random_pair, RandomPair};
+pub use random::{place, random_body, random_pair, RandomPair};
 pub use sat::{
     candidate_axes, sat_penetration, select_axis, support_overlap, AxisKind, CandidateAxis,
     SatResult, EDGE_PARALLEL_SIN,

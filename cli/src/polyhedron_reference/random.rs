@@ -9,7 +9,7 @@
 use super::RefPolyhedron;
 use crate::sampling::{self, SceneRng};
 use demcontact::Pose;
-use nalgebra::Vector3;
+use nalgebra::{UnitQuaternion, Vector3};
 use rand::Rng;
 
 /// A random pair with its placement.
@@ -62,6 +62,33 @@ pub fn random_body(rng: &mut SceneRng, max_vertices: usize) -> RefPolyhedron {
     }
 }
 
+/// The position of B (turned by `rotation_b`) such that the gap between A's support plane along
+/// the unit world direction `u` and B's support plane against it is `gap` (negative: the support
+/// planes overlap by `-gap`), B's extreme vertex along `-u` facing A's extreme vertex along `u`,
+/// shifted by `lateral` (which must be perpendicular to `u` to keep the gap).
+pub fn place(
+    a: &RefPolyhedron,
+    pose_a: &Pose,
+    b: &RefPolyhedron,
+    rotation_b: &UnitQuaternion<f64>,
+    u: &Vector3<f64>,
+    gap: f64,
+    lateral: &Vector3<f64>,
+) -> Vector3<f64> {
+    let tip_a = a
+        .world_vertices(pose_a)
+        .into_iter()
+        .max_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
+        .expect("a solid has vertices");
+    let tip_b = b
+        .vertices
+        .iter()
+        .map(|v| rotation_b * v)
+        .min_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
+        .expect("a solid has vertices");
+    tip_a + u * gap - tip_b + lateral
+}
+
 /// A random pair near contact, deterministic given the generator's state: two [`random_body`]s, A
 /// at a random pose in `[-2, 2]^3`, B turned randomly and placed along a random direction `u` with
 /// the support-plane gap `placed_gap` uniform in `(-0.02, 0.02) * size` (`size` the mean of the two
@@ -76,21 +103,9 @@ pub fn random_pair(rng: &mut SceneRng, max_vertices: usize) -> RandomPair {
     let u = sampling::unit_vector(rng);
     let size = 0.5 * (a.size() + b.size());
     let placed_gap = rng.random_range(-0.02..0.02) * size;
-    // A's vertex farthest along u and B's vertex farthest along -u (relative to B's centre).
-    let tip_a = a
-        .world_vertices(&pose_a)
-        .into_iter()
-        .max_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
-        .expect("a solid has vertices");
-    let tip_b = b
-        .vertices
-        .iter()
-        .map(|v| rotation_b * v)
-        .min_by(|x, y| u.dot(x).total_cmp(&u.dot(y)))
-        .expect("a solid has vertices");
     let w = sampling::unit_vector(rng);
     let lateral = (w - u * u.dot(&w)) * (rng.random_range(0.0..0.05) * size);
-    let position = tip_a + u * placed_gap - tip_b + lateral;
+    let position = place(&a, &pose_a, &b, &rotation_b, &u, placed_gap, &lateral);
     RandomPair {
         a,
         pose_a,

@@ -157,12 +157,7 @@ pub fn fast_direct_search(
     warm: &mut WarmState,
 ) -> Detection {
     let warm_started = warm.claim(KERNEL);
-    let pair = PolyhedronPair {
-        a,
-        b,
-        rotation: *relative.rotation.to_rotation_matrix().matrix(),
-        translation: relative.position,
-    };
+    let pair = PolyhedronPair::new(a, b, relative);
     let seed = if warm_started {
         stored_cover(&warm.data, a, b)
     } else {
@@ -212,12 +207,7 @@ pub fn contact_list(
     if !detection.contact.touching {
         return;
     }
-    let pair = PolyhedronPair {
-        a,
-        b,
-        rotation: *relative.rotation.to_rotation_matrix().matrix(),
-        translation: relative.position,
-    };
+    let pair = PolyhedronPair::new(a, b, relative);
     let n = detection.cover.axis;
     let patch = Patch::<LIST_VERTICES>::new(&pair, &n, detection.cover.overlap, detection.support);
     let before = out.len();

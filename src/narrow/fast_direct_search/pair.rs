@@ -64,7 +64,18 @@ pub struct Evaluated {
 /// facet of `E` has no well-defined normal, and the neighbouring face covers carry its depth.
 pub const PARALLEL_SINE: f64 = 1e-12;
 
-impl PolyhedronPair<'_> {
+impl<'a> PolyhedronPair<'a> {
+    /// `a` and `b` with B's pose `relative` to A ([`crate::pose::Pose::relative`]).
+    #[inline]
+    pub fn new(a: &'a Polyhedron, b: &'a Polyhedron, relative: &crate::pose::Pose) -> Self {
+        PolyhedronPair {
+            a,
+            b,
+            rotation: *relative.rotation.to_rotation_matrix().matrix(),
+            translation: relative.position,
+        }
+    }
+
     /// B's vertex `v` in A's frame.
     #[inline]
     pub fn b_vertex(&self, v: usize) -> Vector3<f64> {
