@@ -6,7 +6,7 @@ mod smooth_convex;
 mod sphere;
 mod superellipsoid;
 
-pub use polyhedron::{GaussArcCap, Polyhedron, PolyhedronEdge};
+pub use polyhedron::{GaussArc, Polyhedron, PolyhedronEdge};
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{PointDerivatives, Superellipsoid};

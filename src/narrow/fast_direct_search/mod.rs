@@ -30,7 +30,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-pub use pair::{arcs_cross, arcs_cross_planes, BArc, Cover, Evaluated, PolyhedronPair};
+pub use pair::{arcs_cross, arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
 pub use patch::{basic_contacts, composite_kind, BasicContact, BasicKind, Patch, VertexSet};
 pub use search::{search, Hints, Outcome};
 

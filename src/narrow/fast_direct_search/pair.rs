@@ -12,6 +12,8 @@ pub struct PolyhedronPair<'a> {
     pub b: &'a Polyhedron,
     /// B's rotation in A's frame (B frame -> A frame).
     pub rotation: Matrix3<f64>,
+    /// Its transpose (A frame -> B frame).
+    pub rotation_t: Matrix3<f64>,
     /// B's body-frame origin in A's frame.
     pub translation: Vector3<f64>,
 }
@@ -68,10 +70,12 @@ impl<'a> PolyhedronPair<'a> {
     /// `a` and `b` with B's pose `relative` to A ([`crate::pose::Pose::relative`]).
     #[inline]
     pub fn new(a: &'a Polyhedron, b: &'a Polyhedron, relative: &crate::pose::Pose) -> Self {
+        let rotation = *relative.rotation.to_rotation_matrix().matrix();
         PolyhedronPair {
             a,
             b,
-            rotation: *relative.rotation.to_rotation_matrix().matrix(),
+            rotation,
+            rotation_t: rotation.transpose(),
             translation: relative.position,
         }
     }
@@ -91,17 +95,15 @@ impl<'a> PolyhedronPair<'a> {
     /// The vertex of B lowest along `n` (A's frame), climbing from `hint`.
     #[inline]
     pub fn b_lowest(&self, n: &Vector3<f64>, hint: usize) -> usize {
-        self.b
-            .support_vertex(&-(self.rotation.transpose() * n), hint)
+        self.b.support_vertex(&-(self.rotation_t * n), hint)
     }
 
-    /// The v-f cover of A's face `f`: B's vertex lowest along the face normal is the one whose
-    /// vertex angle the face plane separates from the face's half-space (the valid entrance of
-    /// Zheng et al. 2017, section 2.1.1). `hint`: where B's support search starts.
+    /// The v-f cover of A's face `f` and B's vertex `v`, which must be a vertex of B lowest along
+    /// the face normal ([`Self::b_lowest`]): the one whose vertex angle the face plane separates
+    /// from the face's half-space (the valid entrance of Zheng et al. 2017, section 2.1.1).
     #[inline]
-    pub fn face_a_cover(&self, f: usize, hint: usize) -> Evaluated {
+    pub fn face_a_cover(&self, f: usize, v: usize) -> Evaluated {
         let n = self.a.face_normal(f);
-        let v = self.b_lowest(&n, hint);
         Evaluated {
             cover: Cover::FaceVertex {
                 face_a: f,
@@ -129,79 +131,94 @@ impl<'a> PolyhedronPair<'a> {
         }
     }
 
-    /// The e-e cover of A's edge `ea` and B's edge `eb`, if their entrance is valid: a plane
-    /// through both edges separates their dihedrals, which holds exactly when the arcs of the two
-    /// edges on the Gauss maps of A and of `-B` cross (the edges are then the support features of
-    /// A along the plane's normal and of B against it). `b_arc`: B's edge's arc in A's frame
-    /// (see [`BArc`]).
+    /// A's edge `i` seen from B's frame ([`EdgeOfA`]).
     #[inline]
-    pub fn edge_cover(&self, ea: usize, eb: usize, b_arc: &BArc) -> Option<Evaluated> {
-        let edge_a = self.a.edge(ea);
-        let (na, nb) = (
-            self.a.face_normal(edge_a.left_face()),
-            self.a.face_normal(edge_a.right_face()),
-        );
-        if !arcs_cross_planes(
-            &na,
-            &nb,
-            &self.a.edge_cap(ea).plane,
-            &b_arc.left,
-            &b_arc.right,
-            &b_arc.plane,
-        ) {
-            return None;
+    pub fn a_edge(&self, i: usize) -> EdgeOfA {
+        let edge = self.a.edge(i);
+        let arc = self.a.edge_arc(i);
+        EdgeOfA {
+            index: i,
+            left: self.rotation_t * arc.start,
+            right: self.rotation_t * arc.end,
+            plane: self.rotation_t * arc.plane,
+            direction: self.rotation_t * edge.direction(),
+            tail: self.rotation_t * (self.a.vertex(edge.tail()) - self.translation),
         }
+    }
+
+    /// Whether the arc of A's edge `ea` on A's Gauss map crosses the arc of B's edge `eb` on the
+    /// Gauss map of `-B` (minus the outward normals of its faces; the arc's plane is unchanged by
+    /// the sign): the valid entrance of an e-e cover (a plane through both edges separates their
+    /// dihedrals exactly then; the edges are the support features of A along its normal and of B
+    /// against it).
+    #[inline]
+    pub fn arcs_cross(&self, ea: &EdgeOfA, eb: usize) -> bool {
+        let arc = self.b.edge_arc(eb);
+        arcs_cross_planes(
+            &ea.left,
+            &ea.right,
+            &ea.plane,
+            &-arc.start,
+            &-arc.end,
+            &arc.plane,
+        )
+    }
+
+    /// The e-e cover of A's edge `ea` and B's edge `eb`, if their entrance is valid
+    /// ([`Self::arcs_cross`]) and they are not parallel.
+    #[inline]
+    pub fn edge_cover(&self, ea: &EdgeOfA, eb: usize) -> Option<Evaluated> {
+        if self.arcs_cross(ea, eb) {
+            self.crossing_edge_cover(ea, eb)
+        } else {
+            None
+        }
+    }
+
+    /// The e-e cover of A's edge `ea` and B's edge `eb` whose arcs cross (not checked here), unless
+    /// the edges are (near) parallel. Computed in B's frame; the axis is returned in A's.
+    #[inline]
+    pub fn crossing_edge_cover(&self, ea: &EdgeOfA, eb: usize) -> Option<Evaluated> {
         let edge_b = self.b.edge(eb);
-        let cross = edge_a
-            .direction()
-            .cross(&(self.rotation * edge_b.direction()));
+        let cross = ea.direction.cross(&edge_b.direction());
         let sine = cross.norm();
         if sine <= PARALLEL_SINE {
             return None;
         }
         // The crossing point lies on A's arc, so the axis points out of A's edge: + (na + nb).
-        let axis = if cross.dot(&(na + nb)) >= 0.0 {
+        let axis_b = if cross.dot(&(ea.left + ea.right)) >= 0.0 {
             cross / sine
         } else {
             -cross / sine
         };
-        let overlap =
-            axis.dot(&self.a.vertex(edge_a.tail())) - axis.dot(&self.b_vertex(edge_b.tail()));
+        let overlap = axis_b.dot(&ea.tail) - axis_b.dot(&self.b.vertex(edge_b.tail()));
         Some(Evaluated {
             cover: Cover::EdgeEdge {
-                edge_a: ea,
+                edge_a: ea.index,
                 edge_b: eb,
             },
-            axis,
+            axis: self.rotation * axis_b,
             overlap,
         })
     }
 }
 
-/// The arc of one of B's edges on the Gauss map of `-B`, in A's frame: minus its faces' outward
-/// normals, and the normal of the arc's plane.
+/// One of A's edges turned into B's body frame, once per edge of A a search considers, so that
+/// the tests against B's edges use B's precomputed normals and arc planes as they are.
 #[derive(Debug, Clone, Copy)]
-pub struct BArc {
-    /// Minus the outward normal of the edge's left face (A's frame).
+pub struct EdgeOfA {
+    /// The edge's index in A.
+    pub index: usize,
+    /// The outward unit normal of its left face (B's frame): its Gauss arc runs `left -> right`.
     pub left: Vector3<f64>,
-    /// Minus the outward normal of the edge's right face (A's frame).
+    /// The outward unit normal of its right face (B's frame).
     pub right: Vector3<f64>,
-    /// `left x right`.
+    /// `left x right`: the normal of the arc's plane (B's frame).
     pub plane: Vector3<f64>,
-}
-
-impl BArc {
-    /// The arc of B's edge `e` for the pair.
-    #[inline]
-    pub fn new(pair: &PolyhedronPair, e: usize) -> Self {
-        let edge = pair.b.edge(e);
-        BArc {
-            left: -pair.b_face_normal(edge.left_face()),
-            right: -pair.b_face_normal(edge.right_face()),
-            // (-R l) x (-R r) = R (l x r).
-            plane: pair.rotation * pair.b.edge_cap(e).plane,
-        }
-    }
+    /// Its unit direction, tail to head (B's frame).
+    pub direction: Vector3<f64>,
+    /// Its tail vertex in B's frame.
+    pub tail: Vector3<f64>,
 }
 
 /// Whether the short great arcs `a -> b` and `c -> d` (unit vectors, each pair less than `pi`

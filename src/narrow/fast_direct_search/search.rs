@@ -3,26 +3,33 @@
 //! with a negative overlap proves a pair apart.
 //!
 //! Beyond the paper's text (which stops after the valid-entrance definitions): a cover can only
-//! beat the best overlap `D` found so far if its plane is close to the centre line. `E` holds the
-//! ball of radius `rho = r_A + r_B` (the bodies' inner balls about their centroids) centred at
-//! `c_A - c_B`, so the overlap along any unit `n` is at least `rho - n . (c_B - c_A)`; a cover whose
-//! normal has `n . w <= (rho - D) / |c_B - c_A|` (`w` the unit centre line A -> B) cannot beat `D`
-//! and is skipped without being evaluated. Faces are filtered by their normal, edges by the
-//! cap of their Gauss-map arc (`GaussArcCap`) (an e-e cover's normal lies on both arcs). The bound
-//! is exact, so the search still returns the global minimum: in a DEM-like contact only the covers
-//! within a few degrees of the contact normal are evaluated.
+//! beat the best overlap `D` found so far if a lower bound of its overlap is below `D`; covers
+//! whose bound is not are skipped without being evaluated. Each body holds the ball of its inner
+//! radius `r` about its centroid `c`, so its extent along a unit `n` is at least `n . c + r`; the
+//! other body's extent along a feature's own directions is exact. Hence, in A's frame:
+//!
+//! * A's face `f` (normal `n_f`, offset `d_f`) against B's lowest vertex: overlap at least
+//!   `d_f + r_B - n_f . c_B`; B's faces likewise, in B's frame, with A's ball.
+//! * An e-e cover of A's edge `i` (normal `n` on the edge's Gauss arc, where A's extent is
+//!   `n . x_i` for the edge's tail `x_i`): overlap at least `r_B - n . (c_B - x_i)`, so the edge
+//!   is skipped when the largest `n . (c_B - x_i)` over its arc (`GaussArc::max_dot`) is at most
+//!   `r_B - D`; B's edges likewise with A's ball.
+//!
+//! The bounds are exact (a slack far above rounding keeps every cover within it of `D`), so the
+//! search still returns the global minimum: in a DEM-like contact only the covers within a few
+//! degrees of the contact normal are evaluated.
 
-use super::pair::{BArc, Cover, Evaluated, PolyhedronPair};
+use super::pair::{Cover, Evaluated, PolyhedronPair};
 use nalgebra::Vector3;
 use std::cell::RefCell;
 
 thread_local! {
-    /// Per-thread scratch list of B's edges that reach above the pruning threshold.
+    /// Per-thread scratch list of B's edges whose overlap bound is below the pruning bar.
     static REACHING_B: RefCell<Vec<ReachingEdge>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Slack on the pruning threshold (a dot product of unit vectors): covers within it of the
-/// threshold are evaluated, so rounding in the bound never drops the minimum.
+/// Slack on the pruning bounds, relative to the pair's size and distance: covers whose bound is
+/// within it of the best overlap are evaluated, so rounding in a bound never drops the minimum.
 const PRUNE_SLACK: f64 = 1e-9;
 
 /// Where the support searches of the two bodies start: the previous answers.
@@ -44,16 +51,14 @@ pub struct Outcome {
     pub covers: u32,
 }
 
-/// The running minimum and the pruning bound.
+/// The running minimum and the pruning bar.
 struct Running {
     best: Option<Evaluated>,
     covers: u32,
-    /// `rho` of the module documentation.
-    rho: f64,
-    /// `|c_B - c_A|`.
-    distance: f64,
-    /// Covers with `n . w` at or below this cannot beat `best`.
-    threshold: f64,
+    /// [`PRUNE_SLACK`] in lengths of the pair.
+    slack: f64,
+    /// Covers whose overlap bound (module documentation) is at or above this cannot beat `best`.
+    bar: f64,
 }
 
 impl Running {
@@ -63,7 +68,7 @@ impl Running {
         self.covers += 1;
         if self.best.map_or(true, |b| candidate.overlap < b.overlap) {
             self.best = Some(candidate);
-            self.threshold = threshold(self.rho, self.distance, candidate.overlap);
+            self.bar = candidate.overlap + self.slack;
         }
         candidate.overlap < 0.0
     }
@@ -76,42 +81,61 @@ impl Running {
     }
 }
 
-/// One of B's edges whose arc reaches above the pruning threshold.
+/// One of B's edges whose overlap bound is below the pruning bar.
 struct ReachingEdge {
     /// The edge.
     edge: usize,
-    /// The largest `n . w` over its arc.
+    /// The largest `m . (c_A - x_j)` over its arc (B's frame; module documentation).
     reach: f64,
-    /// Its arc on the Gauss map of `-B`, in A's frame.
-    arc: BArc,
 }
 
-/// The pruning threshold on `n . w` for the best overlap `d` (module documentation).
-#[inline]
-fn threshold(rho: f64, distance: f64, d: f64) -> f64 {
-    let t = (rho - d) / distance;
-    if t.is_nan() {
-        // Concentric centroids: every overlap is at least rho.
-        if rho > d {
-            f64::INFINITY
-        } else {
-            f64::NEG_INFINITY
+/// The vertices of B lowest along A's face normals found so far in one search, by face: a small
+/// direct-mapped cache. The walk along each of A's edges starts and ends under the edge's two
+/// faces, which the neighbouring edges and the v-f covers share.
+struct LowestUnderFaces {
+    /// `(face, vertex)`; face `usize::MAX` for an empty slot.
+    slots: [(usize, usize); 8],
+}
+
+impl LowestUnderFaces {
+    fn new() -> Self {
+        LowestUnderFaces {
+            slots: [(usize::MAX, 0); 8],
         }
-    } else {
-        t - PRUNE_SLACK
+    }
+
+    /// A vertex of B lowest along the normal of A's face `f`; a support search from
+    /// `hints.vertex_b` (which it updates) unless the face was asked for before.
+    #[inline]
+    fn get(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> usize {
+        let slot = &mut self.slots[f % 8];
+        if slot.0 != f {
+            let v = pair.b_lowest(&pair.a.face_normal(f), hints.vertex_b);
+            *slot = (f, v);
+            hints.vertex_b = v;
+        }
+        slot.1
+    }
+
+    /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover`]).
+    #[inline]
+    fn face_a_cover(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> Evaluated {
+        let v = self.get(pair, f, hints);
+        pair.face_a_cover(f, v)
     }
 }
 
 /// The cover `seed` (a previous step's) evaluated for the current placement, if it is still a
 /// valid entrance (an e-e pair whose arcs no longer cross is not).
-fn evaluate(pair: &PolyhedronPair, seed: Cover, hints: &mut Hints) -> Option<Evaluated> {
+fn evaluate(
+    pair: &PolyhedronPair,
+    seed: Cover,
+    hints: &mut Hints,
+    lowest: &mut LowestUnderFaces,
+) -> Option<Evaluated> {
     match seed {
         Cover::FaceVertex { face_a, .. } if face_a < pair.a.num_faces() => {
-            let e = pair.face_a_cover(face_a, hints.vertex_b);
-            if let Cover::FaceVertex { vertex_b, .. } = e.cover {
-                hints.vertex_b = vertex_b;
-            }
-            Some(e)
+            Some(lowest.face_a_cover(pair, face_a, hints))
         }
         Cover::VertexFace { face_b, .. } if face_b < pair.b.num_faces() => {
             let e = pair.face_b_cover(face_b, hints.vertex_a);
@@ -123,7 +147,7 @@ fn evaluate(pair: &PolyhedronPair, seed: Cover, hints: &mut Hints) -> Option<Eva
         Cover::EdgeEdge { edge_a, edge_b }
             if edge_a < pair.a.num_edges() && edge_b < pair.b.num_edges() =>
         {
-            pair.edge_cover(edge_a, edge_b, &BArc::new(pair, edge_b))
+            pair.edge_cover(&pair.a_edge(edge_a), edge_b)
         }
         _ => None,
     }
@@ -160,38 +184,30 @@ enum Walk {
 /// cell through the one edge whose arc the A arc crosses (cells are convex, so a great arc enters
 /// and leaves each at most once), evaluating each crossing, until it reaches the cell of B's
 /// vertex lowest along `n_R`.
-fn walk_crossings(pair: &PolyhedronPair, i: usize, hints: &mut Hints, run: &mut Running) -> Walk {
-    let (a, b) = (pair.a, pair.b);
-    let edge = a.edge(i);
-    let (n_l, n_r) = (
-        a.face_normal(edge.left_face()),
-        a.face_normal(edge.right_face()),
-    );
-    let plane = a.edge_cap(i).plane;
-    let mut v = pair.b_lowest(&n_l, hints.vertex_b);
-    let target = pair.b_lowest(&n_r, v);
-    hints.vertex_b = v;
+fn walk_crossings(
+    pair: &PolyhedronPair,
+    i: usize,
+    hints: &mut Hints,
+    lowest: &mut LowestUnderFaces,
+    run: &mut Running,
+) -> Walk {
+    let b = pair.b;
+    let edge = pair.a_edge(i);
+    let mut v = lowest.get(pair, pair.a.edge(i).left_face(), hints);
+    let target = lowest.get(pair, pair.a.edge(i).right_face(), hints);
     let mut entry = usize::MAX;
     for _ in 0..=b.num_edges() {
         if v == target {
             return Walk::Done;
         }
-        let mut exit = None;
-        for &e in b.vertex_edges(v) {
-            if e == entry {
-                continue;
-            }
-            let arc = BArc::new(pair, e);
-            if super::pair::arcs_cross_planes(&n_l, &n_r, &plane, &arc.left, &arc.right, &arc.plane)
-            {
-                exit = Some((e, arc));
-                break;
-            }
-        }
-        let Some((e, arc)) = exit else {
+        let Some(&e) = b
+            .vertex_edges(v)
+            .iter()
+            .find(|&&e| e != entry && pair.arcs_cross(&edge, e))
+        else {
             return Walk::Lost;
         };
-        match pair.edge_cover(i, e, &arc) {
+        match pair.crossing_edge_cover(&edge, e) {
             Some(cover) => {
                 if run.consider(cover) {
                     return Walk::Separated;
@@ -214,28 +230,23 @@ fn walk_crossings(pair: &PolyhedronPair, i: usize, hints: &mut Hints, run: &mut 
 pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> Outcome {
     let (a, b) = (pair.a, pair.b);
     // The previous step's cover first: a pair apart most often stays apart along it.
-    let seeded = seed.and_then(|s| evaluate(pair, s, hints));
+    let mut lowest = LowestUnderFaces::new();
+    let seeded = seed.and_then(|s| evaluate(pair, s, hints, &mut lowest));
     if let Some(e) = seeded {
         if e.overlap < 0.0 {
             return Outcome { best: e, covers: 1 };
         }
     }
+    // The centroids, each in the other body's frame.
     let centre_b = pair.rotation * b.centroid() + pair.translation;
-    let offset = centre_b - a.centroid();
-    let distance = offset.norm();
-    let w = if distance > 0.0 {
-        offset / distance
-    } else {
-        Vector3::x()
-    };
-    // B's normals m enter as axes -R m: n . w = m . w_b.
-    let w_b = -(pair.rotation.transpose() * w);
+    let centre_a = pair.rotation_t * (a.centroid() - pair.translation);
+    let (r_a, r_b) = (a.inner_radius(), b.inner_radius());
+    let size = a.bounding_radius() + b.bounding_radius() + pair.translation.norm();
     let mut run = Running {
         best: None,
         covers: 0,
-        rho: a.inner_radius() + b.inner_radius(),
-        distance,
-        threshold: f64::NEG_INFINITY,
+        slack: PRUNE_SLACK * size,
+        bar: f64::INFINITY,
     };
 
     match seeded {
@@ -243,9 +254,11 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             run.consider(e);
         }
         None => {
+            // The faces most aligned with the centre line first: a tight bar early.
+            let w = centre_b - a.centroid();
+            let w_b = centre_a - b.centroid();
             let f = most_aligned(a.num_faces(), |f| a.face_normal(f), &w);
-            let e = pair.face_a_cover(f, hints.vertex_b);
-            if run.consider(e) {
+            if run.consider(lowest.face_a_cover(pair, f, hints)) {
                 return run.outcome();
             }
             let g = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
@@ -257,18 +270,14 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
 
     // v-f covers: A's faces, then B's.
     for f in 0..a.num_faces() {
-        if a.face_normal(f).dot(&w) > run.threshold {
-            let e = pair.face_a_cover(f, hints.vertex_b);
-            if let Cover::FaceVertex { vertex_b, .. } = e.cover {
-                hints.vertex_b = vertex_b;
-            }
-            if run.consider(e) {
-                return run.outcome();
-            }
+        if a.face_offset(f) + r_b - a.face_normal(f).dot(&centre_b) < run.bar
+            && run.consider(lowest.face_a_cover(pair, f, hints))
+        {
+            return run.outcome();
         }
     }
     for g in 0..b.num_faces() {
-        if b.face_normal(g).dot(&w_b) > run.threshold {
+        if b.face_offset(g) + r_a - b.face_normal(g).dot(&centre_a) < run.bar {
             let e = pair.face_b_cover(g, hints.vertex_a);
             if let Cover::VertexFace { vertex_a, .. } = e.cover {
                 hints.vertex_a = vertex_a;
@@ -279,19 +288,23 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
     }
 
-    // e-e covers: the edges whose arcs reach above the threshold (bounded by the caps of their
-    // arcs), then their crossing pairs. B's reaching edges are gathered once, on first need, in a
+    // e-e covers: the edges whose overlap bound is below the bar (module documentation), then
+    // their crossing pairs. B's reaching edges are gathered once, on first need, in a
     // per-thread scratch list (no allocation per query once warm).
     REACHING_B.with(|cell| {
         let mut edges_b = cell.borrow_mut();
         edges_b.clear();
         let mut gathered = false;
         for i in 0..a.num_edges() {
-            if a.edge_cap(i).reach(&w) <= run.threshold {
+            let tail = a.vertex(a.edge(i).tail());
+            if !a
+                .edge_arc(i)
+                .max_dot_exceeds(&(centre_b - tail), r_b - run.bar)
+            {
                 continue;
             }
             // The crossings of this edge's arc, by walking B's Gauss map along it.
-            match walk_crossings(pair, i, hints, &mut run) {
+            match walk_crossings(pair, i, hints, &mut lowest, &mut run) {
                 Walk::Separated => return,
                 Walk::Done => continue,
                 Walk::Lost => {}
@@ -300,22 +313,20 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             if !gathered {
                 gathered = true;
                 for j in 0..b.num_edges() {
-                    let reach = b.edge_cap(j).reach(&w_b);
-                    if reach > run.threshold {
-                        edges_b.push(ReachingEdge {
-                            edge: j,
-                            reach,
-                            arc: BArc::new(pair, j),
-                        });
+                    let tail = b.vertex(b.edge(j).tail());
+                    let reach = b.edge_arc(j).max_dot(&(centre_a - tail));
+                    if reach > r_a - run.bar {
+                        edges_b.push(ReachingEdge { edge: j, reach });
                     }
                 }
             }
+            let edge = pair.a_edge(i);
             for reaching in edges_b.iter() {
-                if reaching.reach <= run.threshold {
+                if reaching.reach <= r_a - run.bar {
                     continue;
                 }
                 run.covers += 1;
-                if let Some(e) = pair.edge_cover(i, reaching.edge, &reaching.arc) {
+                if let Some(e) = pair.edge_cover(&edge, reaching.edge) {
                     run.covers -= 1;
                     if run.consider(e) {
                         return;

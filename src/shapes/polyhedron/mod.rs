@@ -65,7 +65,7 @@ mod support;
 mod tests;
 
 pub use brep::PolyhedronEdge;
-pub use gauss_arc::GaussArcCap;
+pub use gauss_arc::GaussArc;
 
 use crate::error::Result;
 use brep::BoundaryRepresentation;
@@ -87,7 +87,7 @@ pub struct Polyhedron {
     centroid: Vector3<f64>,
     bounding_radius: f64,
     inner_radius: f64,
-    edge_caps: Vec<GaussArcCap>,
+    edge_arcs: Vec<GaussArc>,
     tolerance: f64,
 }
 
@@ -134,18 +134,18 @@ impl Polyhedron {
             .map(|f| brep.face_offsets[f] - brep.face_normals[f].dot(&centroid))
             .fold(f64::INFINITY, f64::min)
             .max(0.0);
-        let edge_caps = brep
+        let edge_arcs = brep
             .edges
             .iter()
             .map(|e| {
-                GaussArcCap::new(
+                GaussArc::new(
                     &brep.face_normals[e.left_face()],
                     &brep.face_normals[e.right_face()],
                 )
             })
             .collect();
         Ok(Polyhedron {
-            edge_caps,
+            edge_arcs,
             brep,
             volume,
             centroid,
@@ -184,10 +184,10 @@ impl Polyhedron {
         self.inner_radius
     }
 
-    /// The cap of the Gauss sphere holding edge `e`'s arc (the directions along which the edge is
-    /// the farthest feature), body frame.
-    pub fn edge_cap(&self, e: usize) -> &GaussArcCap {
-        &self.edge_caps[e]
+    /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest
+    /// feature), body frame.
+    pub fn edge_arc(&self, e: usize) -> &GaussArc {
+        &self.edge_arcs[e]
     }
 
     /// The number of vertices.
