@@ -96,18 +96,6 @@ fn stored_cover(data: &[f64], a: &Polyhedron, b: &Polyhedron) -> Option<Cover> {
     }
 }
 
-/// A vertex of A farthest along a cover's axis and a vertex of B lowest along it: features of the
-/// cover itself (a face's first vertex, an edge's tail), so no support search is needed.
-fn support_of(pair: &PolyhedronPair, cover: &Cover) -> (usize, usize) {
-    match *cover {
-        Cover::FaceVertex { face_a, vertex_b } => (pair.a.face_vertices(face_a)[0], vertex_b),
-        Cover::VertexFace { vertex_a, face_b } => (vertex_a, pair.b.face_vertices(face_b)[0]),
-        Cover::EdgeEdge { edge_a, edge_b } => {
-            (pair.a.edge(edge_a).tail(), pair.b.edge(edge_b).tail())
-        }
-    }
-}
-
 /// The two points of a cover whose difference is `overlap` along its axis: on A's face plane
 /// above B's vertex, on B's face plane below A's vertex, or the closest points of the two edges'
 /// lines (A's frame).
@@ -170,7 +158,7 @@ pub fn fast_direct_search(
     let outcome = search(&pair, seed, &mut hints);
     let best = outcome.best;
     let n = best.axis;
-    let support = support_of(&pair, &best.cover);
+    let support = pair.support_of(&best.cover);
     let kind = if best.overlap > 0.0 {
         Patch::<TYPE_VERTICES>::new(&pair, &n, best.overlap, support).kind()
     } else {

@@ -15,6 +15,13 @@
 //!   is skipped when the largest `n . (c_B - x_i)` over its arc (`GaussArc::max_dot`) is at most
 //!   `r_B - D`; B's edges likewise with A's ball.
 //!
+//! A second bound of each kind comes from the support vertices of the best cover so far (the
+//! witnesses `x` of A and `y` of B): a body's extent along any `n` is at least that of any of its
+//! vertices, so A's face `f` has overlap at least `d_f - n_f . y`, and A's edge `i` at least
+//! `-n . (y - x_i)` over its arc; B's features likewise with `x`. Near the contact normal, where
+//! the inner balls say little, these are nearly the exact overlaps. The faces are evaluated best
+//! first, in increasing order of their bounds, so the bar falls early.
+//!
 //! The bounds are exact (a slack far above rounding keeps every cover within it of `D`), so the
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
@@ -26,6 +33,9 @@ use std::cell::RefCell;
 thread_local! {
     /// Per-thread scratch list of B's edges whose overlap bound is below the pruning bar.
     static REACHING_B: RefCell<Vec<ReachingEdge>> = const { RefCell::new(Vec::new()) };
+    /// Per-thread scratch list of the faces whose overlap bound is below the bar:
+    /// `(ordered_key(bound), k)`, `k` a face of A, or `A's face count + g` for B's face `g`.
+    static CANDIDATE_FACES: RefCell<Vec<(i64, usize)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Slack on the pruning bounds, relative to the pair's size and distance: covers whose bound is
@@ -51,17 +61,47 @@ pub struct Outcome {
     pub covers: u32,
 }
 
-/// The running minimum and the pruning bar.
-struct Running {
+/// The running minimum, the pruning bar and the witness vertices of the bounds.
+struct Running<'p> {
+    pair: &'p PolyhedronPair<'p>,
     best: Option<Evaluated>,
     covers: u32,
     /// [`PRUNE_SLACK`] in lengths of the pair.
     slack: f64,
     /// Covers whose overlap bound (module documentation) is at or above this cannot beat `best`.
     bar: f64,
+    /// A vertex of A (A's frame) and the same in B's frame, and a vertex of B (A's frame): the
+    /// support vertices of the best cover so far (module documentation).
+    witness_a: Vector3<f64>,
+    witness_a_in_b: Vector3<f64>,
+    witness_b: Vector3<f64>,
 }
 
-impl Running {
+impl<'p> Running<'p> {
+    /// No cover yet; the witnesses are A's vertex `vertex_a` and B's `vertex_b`.
+    fn new(pair: &'p PolyhedronPair<'p>, slack: f64, vertex_a: usize, vertex_b: usize) -> Self {
+        let mut run = Running {
+            pair,
+            best: None,
+            covers: 0,
+            slack,
+            bar: f64::INFINITY,
+            witness_a: Vector3::zeros(),
+            witness_a_in_b: Vector3::zeros(),
+            witness_b: Vector3::zeros(),
+        };
+        run.set_witnesses(vertex_a, vertex_b);
+        run
+    }
+
+    #[inline]
+    fn set_witnesses(&mut self, vertex_a: usize, vertex_b: usize) {
+        let pair = self.pair;
+        self.witness_a = pair.a.vertex(vertex_a);
+        self.witness_a_in_b = pair.rotation_t * (self.witness_a - pair.translation);
+        self.witness_b = pair.b_vertex(vertex_b);
+    }
+
     /// Takes `candidate` into account; `true` when it separates the bodies (stop).
     #[inline]
     fn consider(&mut self, candidate: Evaluated) -> bool {
@@ -69,8 +109,36 @@ impl Running {
         if self.best.map_or(true, |b| candidate.overlap < b.overlap) {
             self.best = Some(candidate);
             self.bar = candidate.overlap + self.slack;
+            let (va, vb) = self.pair.support_of(&candidate.cover);
+            self.set_witnesses(va, vb);
         }
         candidate.overlap < 0.0
+    }
+
+    /// Whether the v-f cover of A's face `f` may beat the best: its overlap is at least
+    /// `d_f - n_f . y` for B's witness `y`.
+    #[inline]
+    fn face_a_may_beat(&self, f: usize) -> bool {
+        let a = self.pair.a;
+        a.face_offset(f) - a.face_normal(f).dot(&self.witness_b) < self.bar
+    }
+
+    /// Whether the v-f cover of B's face `g` may beat the best: its overlap is at least
+    /// `d_g - m_g . x` for A's witness `x` in B's frame.
+    #[inline]
+    fn face_b_may_beat(&self, g: usize) -> bool {
+        let b = self.pair.b;
+        b.face_offset(g) - b.face_normal(g).dot(&self.witness_a_in_b) < self.bar
+    }
+
+    /// Whether an e-e cover of A's edge `i` (tail `tail`) may beat the best: its overlap is at
+    /// least `-n . (y - tail)` for B's witness `y`, over the edge's arc.
+    #[inline]
+    fn edge_a_may_beat(&self, i: usize, tail: &Vector3<f64>) -> bool {
+        self.pair
+            .a
+            .edge_arc(i)
+            .max_dot_exceeds(&(self.witness_b - tail), -self.bar)
     }
 
     fn outcome(&self) -> Outcome {
@@ -138,11 +206,7 @@ fn evaluate(
             Some(lowest.face_a_cover(pair, face_a, hints))
         }
         Cover::VertexFace { face_b, .. } if face_b < pair.b.num_faces() => {
-            let e = pair.face_b_cover(face_b, hints.vertex_a);
-            if let Cover::VertexFace { vertex_a, .. } = e.cover {
-                hints.vertex_a = vertex_a;
-            }
-            Some(e)
+            Some(face_b_cover(pair, face_b, hints))
         }
         Cover::EdgeEdge { edge_a, edge_b }
             if edge_a < pair.a.num_edges() && edge_b < pair.b.num_edges() =>
@@ -151,6 +215,24 @@ fn evaluate(
         }
         _ => None,
     }
+}
+
+/// The v-f cover of B's face `g` ([`PolyhedronPair::face_b_cover`]), its support search started
+/// from `hints.vertex_a`, which it updates.
+#[inline]
+fn face_b_cover(pair: &PolyhedronPair, g: usize, hints: &mut Hints) -> Evaluated {
+    let e = pair.face_b_cover(g, hints.vertex_a);
+    if let Cover::VertexFace { vertex_a, .. } = e.cover {
+        hints.vertex_a = vertex_a;
+    }
+    e
+}
+
+/// An integer that orders as `x` does (`f64::total_cmp`'s order), for a cheap sort.
+#[inline]
+fn ordered_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 /// The face of `count` faces whose normal (given by `normal`) is most along `w`.
@@ -242,13 +324,14 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     let centre_a = pair.rotation_t * (a.centroid() - pair.translation);
     let (r_a, r_b) = (a.inner_radius(), b.inner_radius());
     let size = a.bounding_radius() + b.bounding_radius() + pair.translation.norm();
-    let mut run = Running {
-        best: None,
-        covers: 0,
-        slack: PRUNE_SLACK * size,
-        bar: f64::INFINITY,
-    };
+    let mut run = Running::new(pair, PRUNE_SLACK * size, hints.vertex_a, hints.vertex_b);
 
+    // A's and B's faces already evaluated (as the seed or first), not to be evaluated again.
+    let (mut done_a, mut done_b) = match seed {
+        Some(Cover::FaceVertex { face_a, .. }) => (face_a, usize::MAX),
+        Some(Cover::VertexFace { face_b, .. }) => (usize::MAX, face_b),
+        _ => (usize::MAX, usize::MAX),
+    };
     match seeded {
         Some(e) => {
             run.consider(e);
@@ -257,35 +340,61 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             // The faces most aligned with the centre line first: a tight bar early.
             let w = centre_b - a.centroid();
             let w_b = centre_a - b.centroid();
-            let f = most_aligned(a.num_faces(), |f| a.face_normal(f), &w);
-            if run.consider(lowest.face_a_cover(pair, f, hints)) {
+            done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &w);
+            if run.consider(lowest.face_a_cover(pair, done_a, hints)) {
                 return run.outcome();
             }
-            let g = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
-            if run.consider(pair.face_b_cover(g, hints.vertex_a)) {
+            done_b = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
+            if run.consider(face_b_cover(pair, done_b, hints)) {
                 return run.outcome();
             }
         }
     }
 
-    // v-f covers: A's faces, then B's.
-    for f in 0..a.num_faces() {
-        if a.face_offset(f) + r_b - a.face_normal(f).dot(&centre_b) < run.bar
-            && run.consider(lowest.face_a_cover(pair, f, hints))
-        {
-            return run.outcome();
-        }
-    }
-    for g in 0..b.num_faces() {
-        if b.face_offset(g) + r_a - b.face_normal(g).dot(&centre_a) < run.bar {
-            let e = pair.face_b_cover(g, hints.vertex_a);
-            if let Cover::VertexFace { vertex_a, .. } = e.cover {
-                hints.vertex_a = vertex_a;
+    // v-f covers, best first: the faces of A and B whose bound is below the bar, in increasing
+    // order of their bounds, until a bound reaches the bar (which only falls meanwhile).
+    let separated = CANDIDATE_FACES.with(|cell| {
+        let mut faces = cell.borrow_mut();
+        faces.clear();
+        let count_a = a.num_faces();
+        for f in 0..count_a {
+            let (n, d) = (a.face_normal(f), a.face_offset(f));
+            let bound = (d + r_b - n.dot(&centre_b)).max(d - n.dot(&run.witness_b));
+            if bound < run.bar && f != done_a {
+                faces.push((ordered_key(bound), f));
             }
+        }
+        for g in 0..b.num_faces() {
+            let (m, d) = (b.face_normal(g), b.face_offset(g));
+            let bound = (d + r_a - m.dot(&centre_a)).max(d - m.dot(&run.witness_a_in_b));
+            if bound < run.bar && g != done_b {
+                faces.push((ordered_key(bound), count_a + g));
+            }
+        }
+        faces.sort_unstable();
+        for &(bound, k) in faces.iter() {
+            if bound >= ordered_key(run.bar) {
+                break;
+            }
+            let e = if k < count_a {
+                if !run.face_a_may_beat(k) {
+                    continue;
+                }
+                lowest.face_a_cover(pair, k, hints)
+            } else {
+                if !run.face_b_may_beat(k - count_a) {
+                    continue;
+                }
+                face_b_cover(pair, k - count_a, hints)
+            };
             if run.consider(e) {
-                return run.outcome();
+                return true;
             }
         }
+        false
+    });
+    if separated {
+        return run.outcome();
     }
 
     // e-e covers: the edges whose overlap bound is below the bar (module documentation), then
@@ -300,6 +409,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             if !a
                 .edge_arc(i)
                 .max_dot_exceeds(&(centre_b - tail), r_b - run.bar)
+                || !run.edge_a_may_beat(i, &tail)
             {
                 continue;
             }
