@@ -22,6 +22,12 @@
 //! the inner balls say little, these are nearly the exact overlaps. The faces are evaluated best
 //! first, in increasing order of their bounds, so the bar falls early.
 //!
+//! Most edges are then skipped without touching their vertices: `-n . (y - x_i)` is linear in
+//! `n`, and a point `n` of the arc is `(s n_L + t n_R) / |s n_L + t n_R|` with `s, t >= 0` and a
+//! denominator at most `s + t`; so where the bound is at least a bar `D >= 0` at both of the
+//! edge's face normals (where it is the faces' own witness bound, `x_i` lying on both faces), it
+//! is at least `D` over the whole arc.
+//!
 //! The bounds are exact (a slack far above rounding keeps every cover within it of `D`), so the
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
@@ -31,11 +37,26 @@ use nalgebra::Vector3;
 use std::cell::RefCell;
 
 thread_local! {
-    /// Per-thread scratch list of B's edges whose overlap bound is below the pruning bar.
-    static REACHING_B: RefCell<Vec<ReachingEdge>> = const { RefCell::new(Vec::new()) };
-    /// Per-thread scratch list of the faces whose overlap bound is below the bar:
-    /// `(ordered_key(bound), k)`, `k` a face of A, or `A's face count + g` for B's face `g`.
-    static CANDIDATE_FACES: RefCell<Vec<(i64, usize)>> = const { RefCell::new(Vec::new()) };
+    /// Per-thread scratch lists of the search (no allocation per query once warm).
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            faces: Vec::new(),
+            witness_bounds_a: Vec::new(),
+            reaching_b: Vec::new(),
+        })
+    };
+}
+
+/// The search's scratch lists.
+struct Scratch {
+    /// The faces whose overlap bound is below the bar: `(ordered_key(bound), k)`, `k` a face of
+    /// A, or `A's face count + g` for B's face `g`.
+    faces: Vec<(i64, usize)>,
+    /// `d_f - n_f . y` for every face `f` of A, with the witness `y` of B at the time the faces
+    /// were gathered.
+    witness_bounds_a: Vec<f64>,
+    /// B's edges whose overlap bound is below the bar (gathered on first need).
+    reaching_b: Vec<ReachingEdge>,
 }
 
 /// Slack on the pruning bounds, relative to the pair's size and distance: covers whose bound is
@@ -351,15 +372,20 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
     }
 
-    // v-f covers, best first: the faces of A and B whose bound is below the bar, in increasing
-    // order of their bounds, until a bound reaches the bar (which only falls meanwhile).
-    let separated = CANDIDATE_FACES.with(|cell| {
-        let mut faces = cell.borrow_mut();
+    SCRATCH.with(|cell| {
+        let scratch = &mut *cell.borrow_mut();
+        // v-f covers, best first: the faces of A and B whose bound is below the bar, in
+        // increasing order of their bounds, until a bound reaches the bar (which only falls).
+        let faces = &mut scratch.faces;
+        let witness_bounds_a = &mut scratch.witness_bounds_a;
         faces.clear();
+        witness_bounds_a.clear();
         let count_a = a.num_faces();
         for f in 0..count_a {
             let (n, d) = (a.face_normal(f), a.face_offset(f));
-            let bound = (d + r_b - n.dot(&centre_b)).max(d - n.dot(&run.witness_b));
+            let witnessed = d - n.dot(&run.witness_b);
+            witness_bounds_a.push(witnessed);
+            let bound = (d + r_b - n.dot(&centre_b)).max(witnessed);
             if bound < run.bar && f != done_a {
                 faces.push((ordered_key(bound), f));
             }
@@ -388,24 +414,29 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                 face_b_cover(pair, k - count_a, hints)
             };
             if run.consider(e) {
-                return true;
+                return;
             }
         }
-        false
-    });
-    if separated {
-        return run.outcome();
-    }
 
-    // e-e covers: the edges whose overlap bound is below the bar (module documentation), then
-    // their crossing pairs. B's reaching edges are gathered once, on first need, in a
-    // per-thread scratch list (no allocation per query once warm).
-    REACHING_B.with(|cell| {
-        let mut edges_b = cell.borrow_mut();
+        // e-e covers: the edges whose overlap bound is below the bar (module documentation),
+        // then their crossing pairs.
+        let edges_b = &mut scratch.reaching_b;
+        // How far below its face's plane a vertex of A may lie (a face's plane is the highest
+        // over its vertices; merged faces are planar within two tolerances).
+        let off_plane_a = 2.0 * a.tolerance();
         edges_b.clear();
         let mut gathered = false;
         for i in 0..a.num_edges() {
-            let tail = a.vertex(a.edge(i).tail());
+            let edge = a.edge(i);
+            // With a positive bar, an edge whose two faces are both barred by the same witness
+            // is barred too (module documentation).
+            if run.bar >= 0.0
+                && witness_bounds_a[edge.left_face()] >= run.bar + off_plane_a
+                && witness_bounds_a[edge.right_face()] >= run.bar + off_plane_a
+            {
+                continue;
+            }
+            let tail = a.vertex(edge.tail());
             if !a
                 .edge_arc(i)
                 .max_dot_exceeds(&(centre_b - tail), r_b - run.bar)
