@@ -73,8 +73,9 @@ fn cover_code(cover: &Cover) -> [f64; 3] {
 
 /// An index read back from the warm state, if it is one below `limit`.
 fn index(x: f64, limit: usize) -> Option<usize> {
-    let i = x as usize;
-    (x >= 0.0 && i < limit && i as f64 == x).then_some(i)
+    // Through i64: one saturating conversion instruction (NaN gives 0, and fails `i as f64 == x`).
+    let i = x as i64;
+    (i >= 0 && (i as u64) < limit as u64 && i as f64 == x).then_some(i as usize)
 }
 
 /// The cover stored in the warm data, if it names features the two bodies have.
