@@ -25,6 +25,8 @@ pub mod pose;
 pub mod shapes;
 /// cbindgen:ignore
 pub mod warm;
+/// cbindgen:ignore
+pub mod world;
 
 pub use contact::{Contact, ContactKind};
 pub use error::{Error, Result};

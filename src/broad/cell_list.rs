@@ -341,12 +341,9 @@ impl CellList {
                 });
             }
         }
-        radix_sort_by_key(
-            &mut self.entries,
-            &mut self.entry_scratch,
-            grid.bits,
-            |e| e.key,
-        );
+        radix_sort_by_key(&mut self.entries, &mut self.entry_scratch, grid.bits, |e| {
+            e.key
+        });
         self.target_keys.clear();
         self.target_bodies.clear();
         targets.clear();

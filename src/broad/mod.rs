@@ -62,8 +62,16 @@ impl Aabb {
     /// The box grown by `margin` on every side.
     pub fn inflated(&self, margin: f64) -> Self {
         Aabb {
-            lo: [self.lo[0] - margin, self.lo[1] - margin, self.lo[2] - margin],
-            hi: [self.hi[0] + margin, self.hi[1] + margin, self.hi[2] + margin],
+            lo: [
+                self.lo[0] - margin,
+                self.lo[1] - margin,
+                self.lo[2] - margin,
+            ],
+            hi: [
+                self.hi[0] + margin,
+                self.hi[1] + margin,
+                self.hi[2] + margin,
+            ],
         }
     }
 

@@ -67,7 +67,11 @@ mod tests {
             state
         };
         for (n, bits) in [(0, 5), (1, 5), (7, 3), (1000, 20), (5000, 40), (3000, 64)] {
-            let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+            let mask = if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            };
             let mut items: Vec<(u64, u32)> = (0..n).map(|i| (next() & mask, i)).collect();
             let mut expected = items.clone();
             expected.sort_by_key(|item| item.0);

@@ -97,7 +97,10 @@ fn degenerate_scenes() {
     assert!(pairs.windows(2).all(|w| w[0] < w[1]));
     assert!(pairs.iter().all(|p| p[0] < p[1]));
     let points = vec![Aabb::default(); 5];
-    assert_eq!(cell_list_pairs(Bounds::Boxes(&points), 0.0).unwrap().len(), 10);
+    assert_eq!(
+        cell_list_pairs(Bounds::Boxes(&points), 0.0).unwrap().len(),
+        10
+    );
 }
 
 #[test]
@@ -145,7 +148,11 @@ fn the_skin_keeps_the_list_while_no_body_moved_half_of_it() {
         .map(|_| {
             let v = [u.next() - 0.5, u.next() - 0.5, u.next() - 0.5];
             let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-            [0.0095 * v[0] / norm, 0.0095 * v[1] / norm, 0.0095 * v[2] / norm]
+            [
+                0.0095 * v[0] / norm,
+                0.0095 * v[1] / norm,
+                0.0095 * v[2] / norm,
+            ]
         })
         .collect();
     for step in 0..20 {

@@ -125,6 +125,8 @@ impl BroadPhase {
             Reference::Boxes(b) => b.capacity() * std::mem::size_of::<Aabb>(),
             Reference::Spheres(s) => s.capacity() * std::mem::size_of::<BoundingSphere>(),
         };
-        self.cells.heap_bytes() + self.pairs.capacity() * std::mem::size_of::<BodyPair>() + reference
+        self.cells.heap_bytes()
+            + self.pairs.capacity() * std::mem::size_of::<BodyPair>()
+            + reference
     }
 }
