@@ -43,6 +43,8 @@ use crate::error::{ensure_finite, Error, Result};
 /// A body's box fills at most `1 - CELL_SAFETY` of its cell's edge, so that round-off in the cell
 /// coordinates (at most a few ulps of 2^32 cells) can never move it out of its neighbour cells.
 pub const CELL_SAFETY: f64 = 1e-3;
+/// Sizes within this relative slack of a level's bound still belong to it.
+const LEVEL_SLACK: f64 = 1e-9;
 /// The most levels of the polydisperse search.
 pub const MAX_LEVELS: u32 = 16;
 /// Coordinates are refused beyond this magnitude, so that no extent overflows to infinity.
@@ -91,12 +93,38 @@ impl Volume for BoundingSphere {
     }
 }
 
-/// One body in a level's sort: its cell key, its index, and whether it belongs to the level.
+/// One body in a level's sort: its cell key, its volume, its index, whether it belongs to the level
+/// and how many cells its box reaches beyond its lower-corner cell on each axis (0 or 1). The volume
+/// travels with the key through the sort, so that the sweep reads memory only in key order.
 #[derive(Debug, Clone, Copy, Default)]
-struct Entry {
+pub(crate) struct Entry<V> {
     key: u64,
+    volume: V,
     body: u32,
     in_level: bool,
+    reach: [u8; 3],
+}
+
+/// A body of the level being swept, in key order: its volume and index.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Target<V> {
+    volume: V,
+    body: u32,
+}
+
+/// The per-level arrays of one kind of volume, kept between searches.
+#[derive(Debug, Default)]
+pub(crate) struct Buffers<V> {
+    entries: Vec<Entry<V>>,
+    scratch: Vec<Entry<V>>,
+    targets: Vec<Target<V>>,
+}
+
+impl<V> Buffers<V> {
+    fn heap_bytes(&self) -> usize {
+        (self.entries.capacity() + self.scratch.capacity()) * std::mem::size_of::<Entry<V>>()
+            + self.targets.capacity() * std::mem::size_of::<Target<V>>()
+    }
 }
 
 /// A level's grid: origin, cell edge and key packing.
@@ -167,12 +195,9 @@ pub struct CellList {
     boxes: Vec<Aabb>,
     spheres: Vec<BoundingSphere>,
     levels: Vec<u8>,
-    entries: Vec<Entry>,
-    entry_scratch: Vec<Entry>,
     target_keys: Vec<u64>,
-    target_bodies: Vec<u32>,
-    target_boxes: Vec<Aabb>,
-    target_spheres: Vec<BoundingSphere>,
+    box_buffers: Buffers<Aabb>,
+    sphere_buffers: Buffers<BoundingSphere>,
     found: Vec<u64>,
     found_scratch: Vec<u64>,
 }
@@ -212,6 +237,13 @@ impl CellList {
         out.clear();
         check_bounds(bounds)?;
         check_margin(margin)?;
+        self.search_checked(bounds, margin, out);
+        Ok(())
+    }
+
+    /// [`CellList::search`] on volumes and a margin already checked.
+    pub(crate) fn search_checked(&mut self, bounds: Bounds, margin: f64, out: &mut Vec<BodyPair>) {
+        out.clear();
         let half = 0.5 * margin;
         // The buffers are taken out of `self` for the search and put back after it.
         let mut boxes = std::mem::take(&mut self.boxes);
@@ -219,18 +251,18 @@ impl CellList {
         match bounds {
             Bounds::Boxes(given) => {
                 boxes.extend(given.iter().map(|b| b.grown(half)));
-                let mut targets = std::mem::take(&mut self.target_boxes);
-                self.run(&boxes, &boxes, &mut targets);
-                self.target_boxes = targets;
+                let mut buffers = std::mem::take(&mut self.box_buffers);
+                self.run(&boxes, &boxes, &mut buffers);
+                self.box_buffers = buffers;
             }
             Bounds::Spheres(given) => {
                 let mut grown = std::mem::take(&mut self.spheres);
                 grown.clear();
                 grown.extend(given.iter().map(|s| s.grown(half)));
                 boxes.extend(grown.iter().map(Volume::bounding_box));
-                let mut targets = std::mem::take(&mut self.target_spheres);
-                self.run(&grown, &boxes, &mut targets);
-                self.target_spheres = targets;
+                let mut buffers = std::mem::take(&mut self.sphere_buffers);
+                self.run(&grown, &boxes, &mut buffers);
+                self.sphere_buffers = buffers;
                 self.spheres = grown;
             }
         }
@@ -240,7 +272,6 @@ impl CellList {
                 .iter()
                 .map(|&p| [(p >> 32) as u32, (p & 0xffff_ffff) as u32]),
         );
-        Ok(())
     }
 
     /// Bytes this structure holds on the heap (its buffers' capacities).
@@ -251,18 +282,15 @@ impl CellList {
         bytes(&self.boxes)
             + bytes(&self.spheres)
             + bytes(&self.levels)
-            + bytes(&self.entries)
-            + bytes(&self.entry_scratch)
             + bytes(&self.target_keys)
-            + bytes(&self.target_bodies)
-            + bytes(&self.target_boxes)
-            + bytes(&self.target_spheres)
+            + self.box_buffers.heap_bytes()
+            + self.sphere_buffers.heap_bytes()
             + bytes(&self.found)
             + bytes(&self.found_scratch)
     }
 
     /// The search over `volumes` (already grown) whose boxes are `boxes`; pairs in `self.found`.
-    fn run<V: Volume>(&mut self, volumes: &[V], boxes: &[Aabb], targets: &mut Vec<V>) {
+    fn run<V: Volume>(&mut self, volumes: &[V], boxes: &[Aabb], buffers: &mut Buffers<V>) {
         self.found.clear();
         let n = volumes.len();
         if n < 2 {
@@ -274,7 +302,7 @@ impl CellList {
                 continue;
             }
             let cell = base * 2f64.powi(level as i32) / (1.0 - CELL_SAFETY);
-            self.sweep_level(level, cell, volumes, boxes, targets);
+            self.sweep_level(level, cell, volumes, boxes, buffers);
         }
         let bits = 32 + bit_width(n as u64);
         radix_sort_by_key(&mut self.found, &mut self.found_scratch, bits, |&p| p);
@@ -290,9 +318,11 @@ impl CellList {
             }
             largest = largest.max(s);
         }
-        // Bodies that are points only (every size 0) go into cells of any edge: take 1.
+        // Bodies that are points only (every size 0) go into cells of any edge: take 1. The slack
+        // keeps sizes equal but for round-off (a sphere's box edge is 2r to within an ulp or two)
+        // in one level.
         let base = if largest > 0.0 {
-            smallest.max(largest / 2f64.powi(MAX_LEVELS as i32 - 1))
+            smallest.max(largest / 2f64.powi(MAX_LEVELS as i32 - 1)) * (1.0 + LEVEL_SLACK)
         } else {
             1.0
         };
@@ -301,6 +331,7 @@ impl CellList {
         for b in boxes {
             let s = b.size();
             let mut level = 0u8;
+            // (The loop ends by MAX_LEVELS - 1: no size exceeds `largest <= base 2^(MAX_LEVELS-1)`.)
             // Powers of two are exact: each comparison is exact.
             while s > base * 2f64.powi(level as i32) {
                 level += 1;
@@ -319,7 +350,7 @@ impl CellList {
         cell: f64,
         volumes: &[V],
         boxes: &[Aabb],
-        targets: &mut Vec<V>,
+        buffers: &mut Buffers<V>,
     ) {
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         for (b, &l) in boxes.iter().zip(&self.levels) {
@@ -331,41 +362,57 @@ impl CellList {
             }
         }
         let grid = Grid::new(lo, hi, cell);
-        self.entries.clear();
-        for (body, (b, &l)) in boxes.iter().zip(&self.levels).enumerate() {
+        let Buffers {
+            entries,
+            scratch,
+            targets,
+        } = buffers;
+        entries.clear();
+        for (body, ((b, &l), v)) in boxes.iter().zip(&self.levels).zip(volumes).enumerate() {
             if l <= level {
-                self.entries.push(Entry {
-                    key: grid.key(grid.cell_of(&b.lo)),
+                let c = grid.cell_of(&b.lo);
+                let top = grid.cell_of(&b.hi);
+                // A box fills at most (1 - CELL_SAFETY) of a cell: it reaches one cell further at most.
+                debug_assert!((0..3).all(|k| top[k] - c[k] <= 1));
+                entries.push(Entry {
+                    key: grid.key(c),
+                    volume: *v,
                     body: body as u32,
                     in_level: l == level,
+                    reach: [
+                        (top[0] - c[0]).min(255) as u8,
+                        (top[1] - c[1]).min(255) as u8,
+                        (top[2] - c[2]).min(255) as u8,
+                    ],
                 });
             }
         }
-        radix_sort_by_key(&mut self.entries, &mut self.entry_scratch, grid.bits, |e| {
-            e.key
-        });
+        radix_sort_by_key(entries, scratch, grid.bits, |e| e.key);
         self.target_keys.clear();
-        self.target_bodies.clear();
         targets.clear();
-        for e in self.entries.iter().filter(|e| e.in_level) {
+        for e in entries.iter().filter(|e| e.in_level) {
             self.target_keys.push(e.key);
-            self.target_bodies.push(e.body);
-            targets.push(volumes[e.body as usize]);
+            targets.push(Target {
+                volume: e.volume,
+                body: e.body,
+            });
         }
         let sweep = Sweep {
             grid: &grid,
             keys: &self.target_keys,
-            bodies: &self.target_bodies,
-            volumes: targets,
+            targets,
         };
         // One forward-only cursor per neighbour row (dz, dy) in {-1, 0, 1}^2.
         let mut cursors = [0usize; 9];
         let mut own = 0usize;
-        for e in &self.entries {
-            let body = e.body as usize;
+        for e in entries.iter() {
             let c = grid.unpack(e.key);
-            let top = grid.cell_of(&boxes[body].hi);
-            let query = (e.body, volumes[body]);
+            let top = [
+                c[0] + e.reach[0] as u64,
+                c[1] + e.reach[1] as u64,
+                c[2] + e.reach[2] as u64,
+            ];
+            let query = (e.body, e.volume);
             if e.in_level {
                 // Its own row from the next body on, then the rows after its own: each pair of the
                 // level is found once, from the body earlier in key order.
@@ -390,12 +437,11 @@ impl CellList {
     }
 }
 
-/// One level's sorted targets, searched row by row.
+/// One level's sorted targets (their keys apart, for the cursors), searched row by row.
 struct Sweep<'a, V> {
     grid: &'a Grid,
     keys: &'a [u64],
-    bodies: &'a [u32],
-    volumes: &'a [V],
+    targets: &'a [Target<V>],
 }
 
 impl<V: Volume> Sweep<'_, V> {
@@ -423,8 +469,9 @@ impl<V: Volume> Sweep<'_, V> {
         let (body, volume) = query;
         let mut k = start;
         while k < self.keys.len() && self.keys[k] <= last {
-            if volume.touches(&self.volumes[k]) {
-                let other = self.bodies[k];
+            let target = &self.targets[k];
+            if volume.touches(&target.volume) {
+                let other = target.body;
                 let (i, j) = if body < other {
                     (body, other)
                 } else {
@@ -440,21 +487,22 @@ impl<V: Volume> Sweep<'_, V> {
 /// Checks every volume: finite, within [`MAX_COORDINATE`], boxes with `lo <= hi`, radii >= 0.
 pub(crate) fn check_bounds(bounds: Bounds) -> Result<()> {
     ensure_indexable(bounds.len())?;
+    // The message is formatted only for a body at fault.
     let far = |what: &str, i: usize, v: &[f64]| -> Result<()> {
-        ensure_finite(&format!("{what} of body {i}"), v)?;
-        if v.iter().any(|x| x.abs() > MAX_COORDINATE) {
-            return Err(Error::InvalidArgument(format!(
-                "{what} of body {i} = {v:?}: coordinates beyond {MAX_COORDINATE:e} are not supported"
-            )));
+        if v.iter().all(|x| x.abs() <= MAX_COORDINATE) {
+            return Ok(());
         }
-        Ok(())
+        ensure_finite(&format!("{what} of body {i}"), v)?;
+        Err(Error::InvalidArgument(format!(
+            "{what} of body {i} = {v:?}: coordinates beyond {MAX_COORDINATE:e} are not supported"
+        )))
     };
     match bounds {
         Bounds::Boxes(boxes) => {
             for (i, b) in boxes.iter().enumerate() {
                 far("box lo", i, &b.lo)?;
                 far("box hi", i, &b.hi)?;
-                if (0..3).any(|k| b.lo[k] > b.hi[k]) {
+                if !(b.lo[0] <= b.hi[0] && b.lo[1] <= b.hi[1] && b.lo[2] <= b.hi[2]) {
                     return Err(Error::InvalidArgument(format!(
                         "box of body {i}: lo = {:?} exceeds hi = {:?}",
                         b.lo, b.hi

@@ -19,32 +19,33 @@ pub(crate) fn radix_sort_by_key<T: Copy + Default>(
     }
     scratch.clear();
     scratch.resize(n, T::default());
-    let mut counts = vec![0usize; BUCKETS];
-    let mut shift = 0;
-    while shift < bits {
-        counts.iter_mut().for_each(|c| *c = 0);
-        let digit = |item: &T| ((key(item) >> shift) as usize) & (BUCKETS - 1);
-        for item in items.iter() {
-            counts[digit(item)] += 1;
+    // Every pass's histogram in one read of the items.
+    let passes = bits.div_ceil(DIGIT_BITS) as usize;
+    let mut counts = vec![0usize; BUCKETS * passes];
+    for item in items.iter() {
+        let k = key(item);
+        for (p, histogram) in counts.chunks_exact_mut(BUCKETS).enumerate() {
+            histogram[((k >> (p as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)] += 1;
         }
+    }
+    for (p, histogram) in counts.chunks_exact_mut(BUCKETS).enumerate() {
         // A digit shared by every item moves nothing: skip the pass.
-        if counts.iter().any(|&c| c == n) {
-            shift += DIGIT_BITS;
+        if histogram.iter().any(|&c| c == n) {
             continue;
         }
         let mut sum = 0;
-        for c in counts.iter_mut() {
+        for c in histogram.iter_mut() {
             let here = *c;
             *c = sum;
             sum += here;
         }
+        let shift = p as u32 * DIGIT_BITS;
         for item in items.iter() {
-            let d = digit(item);
-            scratch[counts[d]] = *item;
-            counts[d] += 1;
+            let d = ((key(item) >> shift) as usize) & (BUCKETS - 1);
+            scratch[histogram[d]] = *item;
+            histogram[d] += 1;
         }
         std::mem::swap(items, scratch);
-        shift += DIGIT_BITS;
     }
 }
 

@@ -70,7 +70,8 @@ impl BroadPhase {
         if self.still_valid(bounds) {
             return Ok(false);
         }
-        self.cells.search(bounds, self.skin, &mut self.pairs)?;
+        self.cells
+            .search_checked(bounds, self.skin, &mut self.pairs);
         self.reference = match bounds {
             Bounds::Boxes(b) => {
                 Reference::Boxes(b.iter().map(|b| b.inflated(0.5 * self.skin)).collect())
