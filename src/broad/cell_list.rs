@@ -298,7 +298,7 @@ impl CellList {
         }
         let (base, top) = self.assign_levels(boxes);
         for level in 0..=top {
-            if !self.levels.iter().any(|&l| l == level) {
+            if !self.levels.contains(&level) {
                 continue;
             }
             let cell = base * 2f64.powi(level as i32) / (1.0 - CELL_SAFETY);
@@ -529,7 +529,7 @@ pub(crate) fn check_bounds(bounds: Bounds) -> Result<()> {
 /// Checks a skin or margin: finite and >= 0.
 pub(crate) fn check_margin(margin: f64) -> Result<()> {
     ensure_finite("skin", &[margin])?;
-    if !(margin >= 0.0 && margin <= MAX_COORDINATE) {
+    if !(0.0..=MAX_COORDINATE).contains(&margin) {
         return Err(Error::InvalidArgument(format!(
             "skin = {margin}: must be >= 0 (and at most {MAX_COORDINATE:e})"
         )));

@@ -30,7 +30,7 @@ pub(crate) fn radix_sort_by_key<T: Copy + Default>(
     }
     for (p, histogram) in counts.chunks_exact_mut(BUCKETS).enumerate() {
         // A digit shared by every item moves nothing: skip the pass.
-        if histogram.iter().any(|&c| c == n) {
+        if histogram.contains(&n) {
             continue;
         }
         let mut sum = 0;

@@ -158,8 +158,8 @@ fn the_skin_keeps_the_list_while_no_body_moved_half_of_it() {
     for step in 0..20 {
         // Every body moves 0.0095 a step: the 11th step takes them past half the skin.
         for (s, v) in spheres.iter_mut().zip(&velocity) {
-            for k in 0..3 {
-                s.centre[k] += v[k];
+            for (c, v) in s.centre.iter_mut().zip(v) {
+                *c += v;
             }
         }
         broad.update(Bounds::Spheres(&spheres)).unwrap();

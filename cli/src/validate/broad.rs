@@ -187,8 +187,8 @@ fn verlet(options: &Options) -> (Table, bool) {
         steps += 1;
         lost.count(missing(&direct_checking_boxes(&boxes), broad.pairs()) > 0);
         for (s, v) in spheres.iter_mut().zip(&velocity) {
-            for k in 0..3 {
-                s.centre[k] += v[k];
+            for (c, v) in s.centre.iter_mut().zip(v) {
+                *c += v;
             }
         }
     }
