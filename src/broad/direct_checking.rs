@@ -6,7 +6,21 @@
 //! chapter 3): identical bounding spheres of the largest body's diameter (sect. 3.2.1, eq. (3.9)),
 //! and bounding boxes (sect. 3.2.2).
 
-use super::{Aabb, BodyPair};
+use super::{Aabb, BodyPair, BoundingSphere};
+
+/// The book's bounding objects of the first variant for bodies bounded by `spheres`: every sphere
+/// given the largest radius (Munjiza 2004, sect. 3.2.1, Figure 3.4). Their diameter is the one
+/// [`direct_checking_spheres`] takes.
+pub fn identical_bounding_spheres(spheres: &[BoundingSphere]) -> Vec<BoundingSphere> {
+    let largest = spheres.iter().map(|s| s.radius).fold(0.0, f64::max);
+    spheres
+        .iter()
+        .map(|s| BoundingSphere {
+            radius: largest,
+            ..*s
+        })
+        .collect()
+}
 
 /// The pairs `[i, j]`, `i < j`, whose identical bounding spheres of diameter `diameter` about
 /// `centres` intersect: `|x_i - x_j|^2 < d^2` (Munjiza 2004, eq. (3.9), with the z term added for

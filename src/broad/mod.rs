@@ -21,7 +21,9 @@ mod radix_sort;
 mod verlet;
 
 pub use cell_list::cell_list_pairs;
-pub use direct_checking::{direct_checking_boxes, direct_checking_spheres};
+pub use direct_checking::{
+    direct_checking_boxes, direct_checking_spheres, identical_bounding_spheres,
+};
 pub use verlet::BroadPhase;
 
 use crate::error::{ensure_finite, Error, Result};
@@ -49,6 +51,15 @@ impl Aabb {
             )));
         }
         Ok(Aabb { lo, hi })
+    }
+
+    /// The tight world-frame box of `shape` at `pose` ([`crate::shapes::Shape::aabb`]).
+    pub fn of_shape(shape: &crate::shapes::Shape, pose: &crate::pose::Pose) -> Self {
+        let (lo, hi) = shape.aabb(pose);
+        Aabb {
+            lo: lo.into(),
+            hi: hi.into(),
+        }
     }
 
     /// The cube that holds the sphere of `radius` about `centre`.
@@ -173,4 +184,4 @@ pub(crate) fn ensure_indexable(n: usize) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -3,11 +3,11 @@
 use super::*;
 use proptest::prelude::*;
 
-/// A small deterministic generator (xorshift), uniform in [0, 1).
-struct Uniform(u64);
+/// A small deterministic generator (xorshift), uniform in [0, 1) (also the world tests').
+pub(crate) struct Uniform(pub(crate) u64);
 
 impl Uniform {
-    fn next(&mut self) -> f64 {
+    pub(crate) fn next(&mut self) -> f64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -45,18 +45,12 @@ fn check(spheres: &[BoundingSphere]) {
         direct_checking_boxes(&b)
     );
     // The book's identical spheres: every radius the largest one.
-    let largest = spheres.iter().map(|s| s.radius).fold(0.0, f64::max);
-    let same: Vec<BoundingSphere> = spheres
-        .iter()
-        .map(|s| BoundingSphere {
-            radius: largest,
-            ..*s
-        })
-        .collect();
+    let same = identical_bounding_spheres(spheres);
     let centres: Vec<[f64; 3]> = spheres.iter().map(|s| s.centre).collect();
+    let diameter = 2.0 * same.first().map_or(0.0, |s| s.radius);
     assert_eq!(
         cell_list_pairs(Bounds::Spheres(&same), 0.0).unwrap(),
-        direct_checking_spheres(&centres, 2.0 * largest)
+        direct_checking_spheres(&centres, diameter)
     );
 }
 

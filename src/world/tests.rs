@@ -15,17 +15,7 @@ fn at(x: f64, y: f64, z: f64) -> Pose {
     Pose::new(Vector3::new(x, y, z), UnitQuaternion::identity())
 }
 
-/// A small generator (xorshift), uniform in [0, 1).
-struct Uniform(u64);
-
-impl Uniform {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::broad::tests::Uniform;
 
 /// `n` random spheres and (one in four) superellipsoids in a box of edge `extent`, random
 /// orientations.
@@ -158,13 +148,7 @@ fn contacts_equal_pair_queries_on_every_candidate_pair_and_any_thread_count() {
         let boxes: Vec<Aabb> = shapes
             .iter()
             .zip(&poses)
-            .map(|(s, p)| {
-                let (lo, hi) = s.aabb(p);
-                Aabb {
-                    lo: lo.into(),
-                    hi: hi.into(),
-                }
-            })
+            .map(|(s, p)| Aabb::of_shape(s, p))
             .collect();
         let overlapping = direct_checking_boxes(&boxes);
         assert!(overlapping

@@ -10,8 +10,8 @@ use crate::bench::broad::superellipsoid_scene;
 use crate::broad_scenes::{self, Sizes};
 use crate::table::Table;
 use demcontact::broad::{
-    cell_list_pairs, direct_checking_boxes, direct_checking_spheres, Aabb, BodyPair,
-    BoundingSphere, Bounds, BroadPhase,
+    cell_list_pairs, direct_checking_boxes, direct_checking_spheres, identical_bounding_spheres,
+    Aabb, BodyPair, BoundingSphere, Bounds, BroadPhase,
 };
 use demcontact::narrow::collide;
 use demcontact::world::{BodyContact, World};
@@ -43,6 +43,13 @@ fn missing(needed: &[BodyPair], list: &[BodyPair]) -> u64 {
         .iter()
         .filter(|p| list.binary_search(p).is_err())
         .count() as u64
+}
+
+/// `f()` and the milliseconds it took.
+fn timed<T>(f: &dyn Fn() -> T) -> (T, f64) {
+    let clock = Instant::now();
+    let value = f();
+    (value, clock.elapsed().as_secs_f64() * 1e3)
 }
 
 /// The scenes of the pair-set comparison, `n` bodies each.
@@ -110,53 +117,39 @@ fn pair_sets(options: &Options) -> (Table, bool) {
     for (name, spheres) in scenes(n, options.seed) {
         let largest = spheres.iter().map(|s| s.radius).fold(0.0, f64::max);
         for skin in [0.0, 0.1] {
+            let mut compare = |variant: &str,
+                               direct: &dyn Fn() -> Vec<BodyPair>,
+                               linear: &dyn Fn() -> Vec<BodyPair>| {
+                let (direct, direct_ms) = timed(direct);
+                let (linear, linear_ms) = timed(linear);
+                let bad = mismatches(&direct, &linear);
+                passed &= bad == 0;
+                t.row(vec![
+                    name.into(),
+                    variant.into(),
+                    skin.to_string(),
+                    direct.len().to_string(),
+                    linear.len().to_string(),
+                    bad.to_string(),
+                    format!("{direct_ms:.1}"),
+                    format!("{linear_ms:.2}"),
+                ]);
+            };
             // The book's identical spheres: every radius the largest one, diameter grown by the skin.
             let centres: Vec<[f64; 3]> = spheres.iter().map(|s| s.centre).collect();
-            let same: Vec<BoundingSphere> = spheres
-                .iter()
-                .map(|s| BoundingSphere {
-                    radius: largest,
-                    ..*s
-                })
-                .collect();
-            let clock = Instant::now();
-            let direct = direct_checking_spheres(&centres, 2.0 * largest + skin);
-            let direct_ms = clock.elapsed().as_secs_f64() * 1e3;
-            let clock = Instant::now();
-            let linear = cell_list_pairs(Bounds::Spheres(&same), skin).expect("a valid scene");
-            let linear_ms = clock.elapsed().as_secs_f64() * 1e3;
-            let bad = mismatches(&direct, &linear);
-            passed &= bad == 0;
-            t.row(vec![
-                name.into(),
-                "identical spheres (eq. 3.9)".into(),
-                skin.to_string(),
-                direct.len().to_string(),
-                linear.len().to_string(),
-                bad.to_string(),
-                format!("{direct_ms:.1}"),
-                format!("{linear_ms:.2}"),
-            ]);
+            let same = identical_bounding_spheres(&spheres);
+            compare(
+                "identical spheres (eq. 3.9)",
+                &|| direct_checking_spheres(&centres, 2.0 * largest + skin),
+                &|| cell_list_pairs(Bounds::Spheres(&same), skin).expect("a valid scene"),
+            );
             // Bounding boxes of each body's own size (grown by half the skin on every side).
             let boxes = boxes_of(&spheres, 0.0);
-            let clock = Instant::now();
-            let direct = direct_checking_boxes(&boxes_of(&spheres, 0.5 * skin));
-            let direct_ms = clock.elapsed().as_secs_f64() * 1e3;
-            let clock = Instant::now();
-            let linear = cell_list_pairs(Bounds::Boxes(&boxes), skin).expect("a valid scene");
-            let linear_ms = clock.elapsed().as_secs_f64() * 1e3;
-            let bad = mismatches(&direct, &linear);
-            passed &= bad == 0;
-            t.row(vec![
-                name.into(),
-                "bounding boxes".into(),
-                skin.to_string(),
-                direct.len().to_string(),
-                linear.len().to_string(),
-                bad.to_string(),
-                format!("{direct_ms:.1}"),
-                format!("{linear_ms:.2}"),
-            ]);
+            compare(
+                "bounding boxes",
+                &|| direct_checking_boxes(&boxes_of(&spheres, 0.5 * skin)),
+                &|| cell_list_pairs(Bounds::Boxes(&boxes), skin).expect("a valid scene"),
+            );
         }
     }
     (t, passed)
@@ -255,13 +248,7 @@ fn world(options: &Options) -> (Table, bool) {
         let boxes: Vec<Aabb> = shapes
             .iter()
             .zip(poses)
-            .map(|(s, p)| {
-                let (lo, hi) = s.aabb(p);
-                Aabb {
-                    lo: lo.into(),
-                    hi: hi.into(),
-                }
-            })
+            .map(|(s, p)| Aabb::of_shape(s, p))
             .collect();
         not_candidate.count(missing(&direct_checking_boxes(&boxes), &pairs) > 0);
         contacts += a.len();
