@@ -267,10 +267,11 @@ impl CellList {
             }
         }
         self.boxes = boxes;
+        let shift = pair_shift(self.boxes.len());
         out.extend(
             self.found
                 .iter()
-                .map(|&p| [(p >> 32) as u32, (p & 0xffff_ffff) as u32]),
+                .map(|&p| [(p >> shift) as u32, (p & ((1 << shift) - 1)) as u32]),
         );
     }
 
@@ -304,7 +305,7 @@ impl CellList {
             let cell = base * 2f64.powi(level as i32) / (1.0 - CELL_SAFETY);
             self.sweep_level(level, cell, volumes, boxes, buffers);
         }
-        let bits = 32 + bit_width(n as u64);
+        let bits = 2 * pair_shift(n);
         radix_sort_by_key(&mut self.found, &mut self.found_scratch, bits, |&p| p);
     }
 
@@ -399,6 +400,7 @@ impl CellList {
         }
         let sweep = Sweep {
             grid: &grid,
+            pair_shift: pair_shift(volumes.len()),
             keys: &self.target_keys,
             targets,
         };
@@ -440,6 +442,8 @@ impl CellList {
 /// One level's sorted targets (their keys apart, for the cursors), searched row by row.
 struct Sweep<'a, V> {
     grid: &'a Grid,
+    /// A pair `(i, j)` is found as `i << pair_shift | j`.
+    pair_shift: u32,
     keys: &'a [u64],
     targets: &'a [Target<V>],
 }
@@ -477,11 +481,17 @@ impl<V: Volume> Sweep<'_, V> {
                 } else {
                     (other, body)
                 };
-                found.push(((i as u64) << 32) | j as u64);
+                found.push(((i as u64) << self.pair_shift) | j as u64);
             }
             k += 1;
         }
     }
+}
+
+/// The bits of a body index among `n` bodies: a pair `(i, j)` packs into `2 * pair_shift(n)` bits,
+/// so that sorting the pairs takes as few radix passes as the indices need.
+fn pair_shift(n: usize) -> u32 {
+    bit_width(n.saturating_sub(1) as u64).max(1)
 }
 
 /// Checks every volume: finite, within [`MAX_COORDINATE`], boxes with `lo <= hi`, radii >= 0.
