@@ -38,7 +38,7 @@
 /**
  * Minor version: bumped by every addition to the ABI.
  */
-#define DEMCONTACT_VERSION_MINOR 3
+#define DEMCONTACT_VERSION_MINOR 4
 
 /**
  * Patch version: fixes that change nothing exported.
@@ -48,13 +48,13 @@
 /**
  * The version as one number, `MAJOR * 1000000 + MINOR * 1000 + PATCH`, for `#if` tests.
  */
-#define DEMCONTACT_VERSION_NUMBER 3000
+#define DEMCONTACT_VERSION_NUMBER 4000
 
 /**
  * The ABI this header describes, `MAJOR * 1000 + MINOR`: a library whose `demcontact_abi_version()`
  * has the same major part and a minor part at least as large runs a program built with this header.
  */
-#define DEMCONTACT_ABI_VERSION 3
+#define DEMCONTACT_ABI_VERSION 4
 
 /**
  * Doubles of kernel data in a `demcontact_warm_state`.
@@ -67,6 +67,16 @@
 #define DEMCONTACT_WARM_STATE_SIZE 128
 
 /**
+ * A broad phase: the candidate pairs of a scene of bodies, kept behind a Verlet skin from one
+ * update to the next. Opaque: create it with `demcontact_broad_phase_create`, free it once with
+ * `demcontact_broad_phase_release`.
+ *
+ * It owns its memory (O(number of bodies), whatever the extent of the empty space between them).
+ * One thread at a time per object; different objects may be used on different threads at once.
+ */
+typedef struct demcontact_broad_phase demcontact_broad_phase;
+
+/**
  * An immutable particle shape in its body frame. Opaque: create it with a `demcontact_*_create`
  * function, free it once with `demcontact_shape_release`.
  *
@@ -77,12 +87,37 @@
 typedef struct demcontact_shape demcontact_shape;
 
 /**
+ * A world: bodies (a shape handle and a pose each), their candidate pairs and each pair's warm
+ * state, stepped together. Opaque: create it with `demcontact_world_create`, free it once with
+ * `demcontact_world_release`.
+ *
+ * The world holds a reference to every shape it is given, so the caller may release its own
+ * handles at any time. One thread at a time per world (a step itself runs on as many threads as it
+ * is asked for); different worlds may be stepped on different threads at once.
+ */
+typedef struct demcontact_world demcontact_world;
+
+/**
  * The result of every demcontact function: `DEMCONTACT_STATUS_OK` (0) on success, another
  * `DEMCONTACT_STATUS_*` code on failure, with a text from `demcontact_last_error_message()`.
  *
  * Codes are append-only: a retired number is never reused.
  */
 typedef int32_t demcontact_status;
+
+/**
+ * A candidate pair: body indices `a < b`, in the order the host gave the bodies.
+ */
+typedef struct demcontact_body_pair {
+  /**
+   * Index of the first body.
+   */
+  uint32_t a;
+  /**
+   * Index of the second body (`b > a`).
+   */
+  uint32_t b;
+} demcontact_body_pair;
 
 /**
  * A rigid-body pose in the host's world frame: `x_world = position + R(orientation) * x_body`.
@@ -265,6 +300,25 @@ typedef struct demcontact_basic_contact {
 typedef int32_t demcontact_shape_family_code;
 
 /**
+ * The contact of bodies `a < b` (indices in the order given to `demcontact_world_set_bodies`), with
+ * A = body `a`, B = body `b`: the normal points from body `a` to body `b`. See `demcontact_contact`.
+ */
+typedef struct demcontact_body_contact {
+  /**
+   * Index of body A.
+   */
+  uint32_t a;
+  /**
+   * Index of body B (`b > a`).
+   */
+  uint32_t b;
+  /**
+   * The contact, world frame (always touching: `contact.touching == 1`).
+   */
+  struct demcontact_contact contact;
+} demcontact_body_contact;
+
+/**
  * No contact geometry: the value in a contact written by a failed query.
  */
 #define DEMCONTACT_CONTACT_TYPE_NONE 0
@@ -392,6 +446,94 @@ extern "C" {
  * Never returns NULL.
  */
 const char *demcontact_last_error_message(void);
+
+/**
+ * Creates a broad phase with Verlet skin `skin` (host length unit, finite, >= 0).
+ *
+ * An update that rebuilds the pair list lists every pair whose bounding volumes, each grown by
+ * `skin / 2`, overlap; the next updates keep that list while every body has moved by at most
+ * `skin / 2` since (spheres: centre displacement plus radius change; boxes: the box still inside
+ * its rebuild box grown by `skin / 2`), so the list always holds every overlapping pair. `skin = 0`
+ * rebuilds at every update and lists exactly the overlapping pairs.
+ *
+ * On success `*out` is a new handle the caller frees with `demcontact_broad_phase_release`; on
+ * failure `*out` is NULL: `DEMCONTACT_STATUS_NON_FINITE` for a NaN or infinite skin,
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` for a negative one, `DEMCONTACT_STATUS_NULL_ARGUMENT` for a
+ * NULL `out`. Thread-safe.
+ *
+ * # Safety
+ * `out` is NULL or points to writable storage for one pointer.
+ */
+demcontact_status demcontact_broad_phase_create(double skin, struct demcontact_broad_phase **out);
+
+/**
+ * Releases a broad phase. NULL is accepted and does nothing. Each handle is released exactly once.
+ *
+ * # Safety
+ * `broad` is NULL or a live handle from `demcontact_broad_phase_create`, not used by another thread.
+ */
+demcontact_status demcontact_broad_phase_release(struct demcontact_broad_phase *broad);
+
+/**
+ * Updates the scene with `n` bounding spheres: body `i` has centre `centres[3i..3i+3]` (world
+ * frame) and radius `radii[i]` (host length unit, >= 0). Pairs are tested sphere against sphere:
+ * `|c_i - c_j| < r_i + r_j (+ skin)`, as Munjiza's direct checking does (eq. (3.9)). `*rebuilt` (may
+ * be NULL) tells whether the pair list was rebuilt (1) or kept (0).
+ *
+ * `n == 0` accepts NULL arrays. On failure the previous pair list is kept:
+ * `DEMCONTACT_STATUS_NON_FINITE` for a NaN or infinite number (the message names the body),
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` for a negative radius, a coordinate beyond 1e300 or more than
+ * 2^32 - 1 bodies, `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL handle or array.
+ *
+ * # Safety
+ * `broad` is NULL or a live handle not used by another thread; `centres` holds `3n` readable
+ * doubles, `radii` `n`; `rebuilt` is NULL or writable.
+ */
+demcontact_status demcontact_broad_phase_update_spheres(struct demcontact_broad_phase *broad,
+                                                        const double *centres,
+                                                        const double *radii,
+                                                        size_t n,
+                                                        int32_t *rebuilt);
+
+/**
+ * Updates the scene with `n` axis-aligned boxes: body `i` spans `lo[3i..3i+3]` to `hi[3i..3i+3]`
+ * (world frame, host length unit; `demcontact_shape_aabb` gives a shape's tight box). Pairs are
+ * those whose closed boxes (grown by `skin / 2`) share a point. `*rebuilt` as in
+ * `demcontact_broad_phase_update_spheres`.
+ *
+ * `n == 0` accepts NULL arrays. On failure the previous pair list is kept:
+ * `DEMCONTACT_STATUS_NON_FINITE` for a NaN or infinite coordinate, `DEMCONTACT_STATUS_INVALID_ARGUMENT`
+ * for `lo > hi` on some axis, a coordinate beyond 1e300 or more than 2^32 - 1 bodies,
+ * `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL handle or array.
+ *
+ * # Safety
+ * `broad` is NULL or a live handle not used by another thread; `lo` and `hi` hold `3n` readable
+ * doubles each; `rebuilt` is NULL or writable.
+ */
+demcontact_status demcontact_broad_phase_update_boxes(struct demcontact_broad_phase *broad,
+                                                      const double *lo,
+                                                      const double *hi,
+                                                      size_t n,
+                                                      int32_t *rebuilt);
+
+/**
+ * Copies the candidate pairs of the last update into `pairs[0..capacity]` and writes their total
+ * number to `*count`, which may exceed `capacity`: a caller whose array was too small grows it to
+ * `*count` and calls again (the list stays the same until the next update). Pairs are `a < b`,
+ * sorted by `a`, then `b`, and each is listed once.
+ *
+ * `pairs` may be NULL when `capacity == 0` (to ask for the count only). Fails with
+ * `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL handle or `count`, or a NULL `pairs` with
+ * `capacity > 0` (then `*count` is 0).
+ *
+ * # Safety
+ * `broad` is NULL or a live handle; `pairs` is NULL or holds `capacity` writable elements; `count`
+ * is NULL or writable.
+ */
+demcontact_status demcontact_broad_phase_pairs(const struct demcontact_broad_phase *broad,
+                                               struct demcontact_body_pair *pairs,
+                                               size_t capacity,
+                                               size_t *count);
 
 /**
  * The contact of shape `a` at `pose_a` with shape `b` at `pose_b` (see `demcontact_contact`).
@@ -703,6 +845,102 @@ demcontact_status demcontact_warm_state_from_angles(const struct demcontact_shap
                                                     double alpha2,
                                                     struct demcontact_warm_state *warm);
 
+/**
+ * Creates an empty world whose broad phase keeps candidate pairs within a Verlet skin `skin` (host
+ * length unit, finite, >= 0): a pair is a candidate while the bodies' world boxes are less than
+ * `skin` apart at a rebuild, and its warm state is kept as long as it stays one; the pair list is
+ * rebuilt only when some body's box has left its rebuild box grown by `skin / 2`. A skin of a small
+ * fraction of the bodies' size (say 5 to 10%) keeps the warm states of pairs about to touch.
+ *
+ * On success `*out` is a new handle the caller frees with `demcontact_world_release`; on failure
+ * `*out` is NULL: `DEMCONTACT_STATUS_NON_FINITE` or `DEMCONTACT_STATUS_INVALID_ARGUMENT` for a bad
+ * skin, `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL `out`. Thread-safe.
+ *
+ * # Safety
+ * `out` is NULL or points to writable storage for one pointer.
+ */
+demcontact_status demcontact_world_create(double skin, struct demcontact_world **out);
+
+/**
+ * Releases a world and its references to the shapes. NULL is accepted and does nothing. Each
+ * handle is released exactly once.
+ *
+ * # Safety
+ * `world` is NULL or a live handle from `demcontact_world_create`, not used by another thread.
+ */
+demcontact_status demcontact_world_release(struct demcontact_world *world);
+
+/**
+ * Replaces every body of the world: body `i` is `shapes[i]` at `poses[i]` (world frame). Every warm
+ * state is dropped. The world takes its own reference to each shape (a shape may serve many bodies).
+ *
+ * `n == 0` accepts NULL arrays (an empty world). On failure the world is left as it was:
+ * `DEMCONTACT_STATUS_NULL_ARGUMENT` for a NULL handle, array or shape (the message names the
+ * index), `DEMCONTACT_STATUS_NON_FINITE` or `DEMCONTACT_STATUS_INVALID_ARGUMENT` for a bad pose or
+ * more than 2^32 - 1 bodies.
+ *
+ * # Safety
+ * `world` is NULL or a live handle not used by another thread; `shapes` holds `n` pointers, each
+ * NULL or a live shape handle; `poses` holds `n` readable poses.
+ */
+demcontact_status demcontact_world_set_bodies(struct demcontact_world *world,
+                                              const struct demcontact_shape *const *shapes,
+                                              const struct demcontact_pose *poses,
+                                              size_t n);
+
+/**
+ * Moves the world's bodies: body `i` to `poses[i]` (world frame), `n` the number of bodies. Warm
+ * states are kept.
+ *
+ * On failure the poses are left as they were: `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `n` is not
+ * the number of bodies or a quaternion is far from unit length, `DEMCONTACT_STATUS_NON_FINITE` for
+ * a NaN or infinite component (the message names the pose), `DEMCONTACT_STATUS_NULL_ARGUMENT` for
+ * a NULL handle or array.
+ *
+ * # Safety
+ * `world` is NULL or a live handle not used by another thread; `poses` holds `n` readable poses.
+ */
+demcontact_status demcontact_world_set_poses(struct demcontact_world *world,
+                                             const struct demcontact_pose *poses,
+                                             size_t n);
+
+/**
+ * Runs one step at the current poses on `threads` threads (0: all cores; 1: the calling thread
+ * only): the broad phase on the bodies' world boxes, then the contact of every candidate pair
+ * (each from its warm state of the previous step), and writes to `*count` the number of touching
+ * pairs, whose contacts `demcontact_world_contacts` then gives. The result is identical, bit for
+ * bit, whatever `threads` is.
+ *
+ * On failure `*count` is 0 and no contacts are kept: `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` when two
+ * candidate bodies' shapes have no kernel (a polyhedron near a sphere), `DEMCONTACT_STATUS_NOT_CONVERGED`
+ * or `DEMCONTACT_STATUS_NON_FINITE` from a pair's kernel (the message names the first such pair's
+ * bodies; the other pairs' warm states are still updated), `DEMCONTACT_STATUS_NULL_ARGUMENT` for
+ * a NULL handle or `count`.
+ *
+ * # Safety
+ * `world` is NULL or a live handle not used by another thread; `count` is NULL or writable.
+ */
+demcontact_status demcontact_world_step(struct demcontact_world *world,
+                                        uint32_t threads,
+                                        size_t *count);
+
+/**
+ * Copies the contacts of the last step into `contacts[0..capacity]` (in pair order: by `a`, then
+ * `b`) and writes their total number to `*count`, which may exceed `capacity`: a caller whose array
+ * was too small grows it to `*count` and calls again (the contacts stay until the next step).
+ *
+ * `contacts` may be NULL when `capacity == 0`. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` for a
+ * NULL handle or `count`, or a NULL `contacts` with `capacity > 0` (then `*count` is 0).
+ *
+ * # Safety
+ * `world` is NULL or a live handle; `contacts` is NULL or holds `capacity` writable elements;
+ * `count` is NULL or writable.
+ */
+demcontact_status demcontact_world_contacts(const struct demcontact_world *world,
+                                            struct demcontact_body_contact *contacts,
+                                            size_t capacity,
+                                            size_t *count);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -717,6 +955,8 @@ DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_warm_state) == DEMCONTACT_WARM_STATE
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_pose) == 56, "demcontact_pose is 7 doubles");
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_contact) == 128, "demcontact_contact is 128 bytes");
 DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_basic_contact) == 72, "demcontact_basic_contact is 72 bytes");
+DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_body_pair) == 8, "demcontact_body_pair is 8 bytes");
+DEMCONTACT_STATIC_ASSERT_(sizeof(demcontact_body_contact) == 136, "demcontact_body_contact is 136 bytes");
 #undef DEMCONTACT_STATIC_ASSERT_
 #endif
 

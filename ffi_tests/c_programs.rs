@@ -1,5 +1,5 @@
 //! C programs against `include/demcontact.h`: the header's hygiene, the struct layouts, exact sphere
-//! numbers, error paths, batches, and many threads at once.
+//! numbers, error paths, batches, many threads at once, the broad phase and the world.
 
 use crate::harness::{build_and_run, compiler, repo_root, run_ok, scratch, Lang};
 use demcontact::ffi::*;
@@ -98,6 +98,8 @@ fn layout_assertions() -> String {
         normal,
         depth
     });
+    layout!(demcontact_body_pair { a, b });
+    layout!(demcontact_body_contact { a, b, contact });
     check(
         "sizeof(demcontact_status)".into(),
         size_of::<demcontact_status>(),
@@ -193,6 +195,20 @@ fn c_program_queries_from_many_threads_at_once() {
         compiler(Lang::C),
         &[&c_source("threads.c")],
         &dir.join("threads"),
+        &flags,
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
+fn c_program_checks_the_broad_phase_and_world_on_a_sphere_lattice() {
+    let dir = scratch("c_world");
+    let mut flags = vec!["-std=c99"];
+    flags.extend(STRICT);
+    let out = build_and_run(
+        compiler(Lang::C),
+        &[&c_source("world.c")],
+        &dir.join("world"),
         &flags,
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");

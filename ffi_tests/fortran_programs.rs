@@ -448,14 +448,16 @@ fn fortran_header_parser_finds_every_item() {
     assert_eq!(
         names,
         [
+            "demcontact_body_pair",
             "demcontact_pose",
             "demcontact_warm_state",
             "demcontact_contact",
             "demcontact_pair",
-            "demcontact_basic_contact"
+            "demcontact_basic_contact",
+            "demcontact_body_contact"
         ]
     );
-    let contact = &items.structs[2].1;
+    let contact = &items.structs[3].1;
     assert_eq!(contact.first().map(String::as_str), Some("point_a"));
     assert_eq!(contact.last().map(String::as_str), Some("flags"));
     assert_eq!(contact.len(), 10);

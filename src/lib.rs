@@ -1,6 +1,6 @@
 //! demcontact: fast, exact, robust contact detection between non-spherical DEM particles.
 //!
-//! The Rust core (`shapes`, `narrow`, `pose`, `contact`, `warm`) knows nothing of C; the stable C ABI
+//! The Rust core (`shapes`, `narrow`, `broad`, `world`, `pose`, `contact`, `warm`) knows nothing of C; the stable C ABI
 //! lives in [`ffi`] only, a thin layer that validates, catches panics and converts.
 //!
 //! Conventions everywhere: lengths in the host's unit; poses map body frame to world frame with a
@@ -9,6 +9,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+/// cbindgen:ignore
+pub mod broad;
 /// cbindgen:ignore
 pub mod contact;
 /// cbindgen:ignore
@@ -23,6 +25,8 @@ pub mod pose;
 pub mod shapes;
 /// cbindgen:ignore
 pub mod warm;
+/// cbindgen:ignore
+pub mod world;
 
 pub use contact::{Contact, ContactKind};
 pub use error::{Error, Result};

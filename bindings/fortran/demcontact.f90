@@ -44,14 +44,14 @@ module demcontact
   !> Major version: changes only when the ABI breaks.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MAJOR = 0
   !> Minor version: bumped by every addition to the ABI.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 3
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_MINOR = 4
   !> Patch version: fixes that change nothing exported.
   integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_PATCH = 0
   !> The version as one number, MAJOR * 1000000 + MINOR * 1000 + PATCH.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 3000
+  integer(c_int32_t), parameter, public :: DEMCONTACT_VERSION_NUMBER = 4000
   !> The ABI these bindings describe, MAJOR * 1000 + MINOR: a library whose demcontact_abi_version()
   !> has the same major part and a minor part at least as large runs a program built with them.
-  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 3
+  integer(c_int32_t), parameter, public :: DEMCONTACT_ABI_VERSION = 4
   !> Doubles of kernel data in a demcontact_warm_state.
   integer(c_int32_t), parameter, public :: DEMCONTACT_WARM_STATE_DATA_LEN = 15
   !> Size in bytes of a demcontact_warm_state (16 doubles): what a host reserves per contact.
@@ -164,6 +164,21 @@ module demcontact
     real(c_double) :: depth = 0.0_c_double     ! overlap along normal, > 0
   end type demcontact_basic_contact
 
+  !> A candidate pair of the broad phase: 0-based body indices a < b (uint32_t), in the order the
+  !> bodies were given.
+  type, bind(C), public :: demcontact_body_pair
+    integer(c_int32_t) :: a = 0                ! uint32_t: first body (0-based)
+    integer(c_int32_t) :: b = 0                ! uint32_t: second body (0-based, b > a)
+  end type demcontact_body_pair
+
+  !> A contact of a world step: 0-based body indices a < b (uint32_t) and the contact with A = body a,
+  !> B = body b (normal from a to b).
+  type, bind(C), public :: demcontact_body_contact
+    integer(c_int32_t) :: a = 0                ! uint32_t: body A (0-based)
+    integer(c_int32_t) :: b = 0                ! uint32_t: body B (0-based, b > a)
+    type(demcontact_contact) :: contact
+  end type demcontact_body_contact
+
   ! ----------------------------------------------------------------------------------------------
   ! Functions (every function of the header; see its comments for the full contracts)
   ! ----------------------------------------------------------------------------------------------
@@ -178,6 +193,11 @@ module demcontact
   public :: demcontact_shape_bounding_radius, demcontact_shape_aabb, demcontact_status_name
   public :: demcontact_version, demcontact_library_abi_version
   public :: demcontact_string, demcontact_error_text
+  public :: demcontact_broad_phase_create, demcontact_broad_phase_release
+  public :: demcontact_broad_phase_update_spheres, demcontact_broad_phase_update_boxes
+  public :: demcontact_broad_phase_pairs
+  public :: demcontact_world_create, demcontact_world_release, demcontact_world_set_bodies
+  public :: demcontact_world_set_poses, demcontact_world_step, demcontact_world_contacts
 
   interface
     !> The C string of the most recent failure's message on the calling thread ("" if none); valid
@@ -384,6 +404,120 @@ module demcontact
       import :: c_int32_t
       integer(c_int32_t) :: abi                ! uint32_t
     end function demcontact_library_abi_version
+    !> Creates a broad phase with Verlet skin skin (host length unit, >= 0) into out (a new handle,
+    !> released once with demcontact_broad_phase_release; c_null_ptr on failure).
+    function demcontact_broad_phase_create(skin, out) bind(C, name="demcontact_broad_phase_create") &
+        result(status)
+      import :: c_double, c_ptr, c_int32_t
+      real(c_double), value :: skin
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_broad_phase_create
+
+    !> Releases a broad phase (c_null_ptr: nothing).
+    function demcontact_broad_phase_release(broad) bind(C, name="demcontact_broad_phase_release") &
+        result(status)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: broad
+      integer(c_int32_t) :: status
+    end function demcontact_broad_phase_release
+
+    !> Updates the scene with n bounding spheres (centres(3, n), radii(n)); rebuilt = 1 when the pair
+    !> list was rebuilt, 0 when kept.
+    function demcontact_broad_phase_update_spheres(broad, centres, radii, n, rebuilt) &
+        bind(C, name="demcontact_broad_phase_update_spheres") result(status)
+      import :: c_ptr, c_double, c_size_t, c_int32_t
+      type(c_ptr), value :: broad
+      real(c_double), intent(in) :: centres(*)
+      real(c_double), intent(in) :: radii(*)
+      integer(c_size_t), value :: n
+      integer(c_int32_t), intent(out) :: rebuilt
+      integer(c_int32_t) :: status
+    end function demcontact_broad_phase_update_spheres
+
+    !> Updates the scene with n axis-aligned boxes (lo(3, n), hi(3, n)); rebuilt as above.
+    function demcontact_broad_phase_update_boxes(broad, lo, hi, n, rebuilt) &
+        bind(C, name="demcontact_broad_phase_update_boxes") result(status)
+      import :: c_ptr, c_double, c_size_t, c_int32_t
+      type(c_ptr), value :: broad
+      real(c_double), intent(in) :: lo(*)
+      real(c_double), intent(in) :: hi(*)
+      integer(c_size_t), value :: n
+      integer(c_int32_t), intent(out) :: rebuilt
+      integer(c_int32_t) :: status
+    end function demcontact_broad_phase_update_boxes
+
+    !> Copies up to capacity candidate pairs into pairs and sets count to their total number (call
+    !> again with a larger array when count > capacity).
+    function demcontact_broad_phase_pairs(broad, pairs, capacity, count) &
+        bind(C, name="demcontact_broad_phase_pairs") result(status)
+      import :: c_ptr, c_size_t, c_int32_t, demcontact_body_pair
+      type(c_ptr), value :: broad
+      type(demcontact_body_pair), intent(inout) :: pairs(*)
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count
+      integer(c_int32_t) :: status
+    end function demcontact_broad_phase_pairs
+
+    !> Creates an empty world with Verlet skin skin (host length unit, >= 0) into out (a new handle,
+    !> released once with demcontact_world_release; c_null_ptr on failure).
+    function demcontact_world_create(skin, out) bind(C, name="demcontact_world_create") &
+        result(status)
+      import :: c_double, c_ptr, c_int32_t
+      real(c_double), value :: skin
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_world_create
+
+    !> Releases a world and its references to the shapes (c_null_ptr: nothing).
+    function demcontact_world_release(world) bind(C, name="demcontact_world_release") &
+        result(status)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: world
+      integer(c_int32_t) :: status
+    end function demcontact_world_release
+
+    !> Replaces every body: body i is shapes(i) at poses(i); warm states are dropped.
+    function demcontact_world_set_bodies(world, shapes, poses, n) &
+        bind(C, name="demcontact_world_set_bodies") result(status)
+      import :: c_ptr, c_size_t, c_int32_t, demcontact_pose
+      type(c_ptr), value :: world
+      type(c_ptr), intent(in) :: shapes(*)
+      type(demcontact_pose), intent(in) :: poses(*)
+      integer(c_size_t), value :: n
+      integer(c_int32_t) :: status
+    end function demcontact_world_set_bodies
+
+    !> Moves the bodies (n must be the number of bodies); warm states are kept.
+    function demcontact_world_set_poses(world, poses, n) bind(C, name="demcontact_world_set_poses") &
+        result(status)
+      import :: c_ptr, c_size_t, c_int32_t, demcontact_pose
+      type(c_ptr), value :: world
+      type(demcontact_pose), intent(in) :: poses(*)
+      integer(c_size_t), value :: n
+      integer(c_int32_t) :: status
+    end function demcontact_world_set_poses
+
+    !> One step on threads threads (0: all cores); count = the number of touching pairs.
+    function demcontact_world_step(world, threads, count) bind(C, name="demcontact_world_step") &
+        result(status)
+      import :: c_ptr, c_size_t, c_int32_t
+      type(c_ptr), value :: world
+      integer(c_int32_t), value :: threads      ! uint32_t
+      integer(c_size_t), intent(out) :: count
+      integer(c_int32_t) :: status
+    end function demcontact_world_step
+
+    !> Copies up to capacity contacts of the last step and sets count to their total number.
+    function demcontact_world_contacts(world, contacts, capacity, count) &
+        bind(C, name="demcontact_world_contacts") result(status)
+      import :: c_ptr, c_size_t, c_int32_t, demcontact_body_contact
+      type(c_ptr), value :: world
+      type(demcontact_body_contact), intent(inout) :: contacts(*)
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count
+      integer(c_int32_t) :: status
+    end function demcontact_world_contacts
   end interface
 
   ! The C library's strlen, to measure the strings above (not part of demcontact's ABI).

@@ -2,6 +2,7 @@
 //! plus the peers they are measured against. The library crate `demcontact` never links any of this.
 
 pub mod bench;
+pub mod broad_scenes;
 pub mod figure;
 pub mod peers;
 pub mod polyhedron_motion;

@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod boundary;
+mod broad_phase;
 mod contact;
 mod pointers;
 mod polyhedron;
@@ -15,8 +16,10 @@ mod shape;
 mod status;
 mod version;
 mod warm;
+mod world;
 
 pub use boundary::demcontact_last_error_message;
+pub use broad_phase::*;
 pub use contact::*;
 pub use polyhedron::*;
 pub use pose::*;
@@ -24,3 +27,4 @@ pub use shape::*;
 pub use status::*;
 pub use version::*;
 pub use warm::*;
+pub use world::*;

@@ -1,7 +1,7 @@
 //! Turning raw pointer arguments into references and slices, NULL into a status.
 
 use super::boundary::Failure;
-use super::status::DEMCONTACT_STATUS_NULL_ARGUMENT;
+use super::status::{DEMCONTACT_STATUS_INVALID_ARGUMENT, DEMCONTACT_STATUS_NULL_ARGUMENT};
 
 fn null(name: &str) -> Failure {
     Failure::new(DEMCONTACT_STATUS_NULL_ARGUMENT, format!("{name} is NULL"))
@@ -69,4 +69,77 @@ pub(crate) unsafe fn optional_slice_mut<'a, T>(ptr: *mut T, len: usize) -> Optio
     } else {
         Some(std::slice::from_raw_parts_mut(ptr, len))
     }
+}
+
+/// The `n` points `xyz[0..3n]` (x, y, z of each point in turn) as triples; `n == 0` accepts NULL.
+/// `count` names `n` in the message when `3 * n` doubles cannot be addressed.
+///
+/// # Safety
+/// When `n > 0`, `xyz` points to `3 * n` readable doubles that outlive the slice.
+pub(crate) unsafe fn points<'a>(
+    xyz: *const f64,
+    n: usize,
+    name: &str,
+    count: &str,
+) -> Result<&'a [[f64; 3]], Failure> {
+    addressable::<[f64; 3]>(n, count)?;
+    slice(xyz.cast::<[f64; 3]>(), n, name)
+}
+
+/// Checks that `n` elements of `T` can be addressed (a slice spans at most `isize::MAX` bytes): a
+/// larger count is a corrupted argument, an invalid-argument failure naming `count`.
+pub(crate) fn addressable<T>(n: usize, count: &str) -> Result<(), Failure> {
+    if n > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
+        return Err(Failure::new(
+            DEMCONTACT_STATUS_INVALID_ARGUMENT,
+            format!("{count} is {n}: that many elements cannot be addressed"),
+        ));
+    }
+    Ok(())
+}
+
+/// Moves `value` into a new `Box` handle written to `*out` (NULL first, so that `*out` is NULL on
+/// any failure); a NULL `out` is a failure.
+///
+/// # Safety
+/// `out` is NULL or points to writable storage for one pointer.
+pub(crate) unsafe fn new_boxed<T>(
+    out: *mut *mut T,
+    value: impl FnOnce() -> Result<T, Failure>,
+) -> Result<(), Failure> {
+    let out = unsafe { arg_mut(out, "out") }?;
+    *out = std::ptr::null_mut();
+    *out = Box::into_raw(Box::new(value()?));
+    Ok(())
+}
+
+/// Frees a handle made by [`new_boxed`]; NULL does nothing.
+///
+/// # Safety
+/// `ptr` is NULL or a live handle from [`new_boxed`], not freed before.
+pub(crate) unsafe fn release_boxed<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        drop(unsafe { Box::from_raw(ptr) });
+    }
+}
+
+/// Copies the first `min(capacity, items.len())` of `items`, converted, to `out[0..]`; `out` may be
+/// NULL only when `capacity == 0`.
+///
+/// # Safety
+/// `out` is NULL or holds `capacity` writable elements, not shared with another thread.
+pub(crate) unsafe fn copy_prefix<T, U>(
+    out: *mut T,
+    capacity: usize,
+    items: &[U],
+) -> Result<(), Failure>
+where
+    T: for<'a> From<&'a U>,
+{
+    addressable::<T>(capacity, "capacity")?;
+    let out = unsafe { slice_mut(out, capacity, "the output array") }?;
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = T::from(item);
+    }
+    Ok(())
 }

@@ -42,6 +42,12 @@ pub enum Shape {
     Polyhedron(Polyhedron),
 }
 
+impl AsRef<Shape> for Shape {
+    fn as_ref(&self) -> &Shape {
+        self
+    }
+}
+
 impl Shape {
     /// The shape's family.
     pub fn family(&self) -> ShapeFamily {

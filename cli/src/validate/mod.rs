@@ -1,6 +1,7 @@
 //! `demcontact validate`: every shape family's validation protocol, printed as tables beside the
 //! paper's figures where a paper has them. A family's run fails when any of its checks fails.
 
+mod broad;
 mod polyhedra;
 mod spheres;
 mod superellipsoids;
@@ -32,10 +33,11 @@ pub struct Outcome {
 type Protocol = fn(&Options) -> Outcome;
 
 /// Every family's protocol, by name, in the order they run.
-const FAMILIES: [(&str, Protocol); 3] = [
+const FAMILIES: [(&str, Protocol); 4] = [
     ("spheres", spheres::validate),
     ("superellipsoids", superellipsoids::validate),
     ("polyhedra", polyhedra::validate),
+    ("broad", broad::validate),
 ];
 
 /// The families' names, in the order they run.
