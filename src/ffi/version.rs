@@ -5,14 +5,14 @@ use std::ffi::c_char;
 /// Major version: changes only when the ABI breaks (something exported changed or was removed).
 pub const DEMCONTACT_VERSION_MAJOR: u32 = 0;
 /// Minor version: bumped by every addition to the ABI.
-pub const DEMCONTACT_VERSION_MINOR: u32 = 3;
+pub const DEMCONTACT_VERSION_MINOR: u32 = 4;
 /// Patch version: fixes that change nothing exported.
 pub const DEMCONTACT_VERSION_PATCH: u32 = 0;
 /// The version as one number, `MAJOR * 1000000 + MINOR * 1000 + PATCH`, for `#if` tests.
-pub const DEMCONTACT_VERSION_NUMBER: u32 = 3000;
+pub const DEMCONTACT_VERSION_NUMBER: u32 = 4000;
 /// The ABI this header describes, `MAJOR * 1000 + MINOR`: a library whose `demcontact_abi_version()`
 /// has the same major part and a minor part at least as large runs a program built with this header.
-pub const DEMCONTACT_ABI_VERSION: u32 = 3;
+pub const DEMCONTACT_ABI_VERSION: u32 = 4;
 
 /// The library's version as a static NUL-terminated string, e.g. `"0.1.0"`. Never NULL; not to be freed.
 #[no_mangle]
