@@ -4,6 +4,7 @@
 //! fixed set of pairs (so a noisy neighbour on a shared machine moves a few samples, not the median).
 
 pub mod polyhedra;
+pub mod potential;
 pub mod spheres;
 pub mod superellipsoids;
 
@@ -28,7 +29,7 @@ impl Options {
 }
 
 /// The families with benchmarks, in the order they run.
-pub const FAMILIES: [&str; 3] = ["spheres", "superellipsoids", "polyhedra"];
+pub const FAMILIES: [&str; 4] = ["spheres", "superellipsoids", "polyhedra", "potential"];
 
 /// Runs every family's benchmarks and prints the tables.
 pub fn run(options: &Options) {
@@ -66,6 +67,10 @@ pub fn run_selected(options: &Options, only: Option<&str>) {
         let (timing, accuracy) = polyhedra::bench(options);
         print!("{}", timing.render());
         print!("{}", accuracy.render());
+    }
+    if selected("potential") {
+        separate();
+        print!("{}", potential::bench(options).render());
     }
 }
 

@@ -37,8 +37,9 @@ use nalgebra::Vector3;
 use solver::PlacedB;
 use surface_crossing::surface_crossing;
 
-/// Warm-state tag of this kernel. The state holds the optimal point (A's body frame, `data[0..3]`)
-/// and the multiplier of B's cone (`data[3]`).
+/// Warm-state tag of this kernel. The state holds the optimal point in A's body frame
+/// (`data[0..3]`), the multiplier of B's cone (`data[3]`) and the optimal point in B's body frame
+/// (`data[4..7]`).
 pub const KERNEL: u32 = 4;
 
 /// A pair's answer in A's frame: the contact and the optimum of eq. (6) it comes from.
@@ -63,11 +64,16 @@ pub fn potential_socp(
     state: &mut WarmState,
 ) -> Result<PotentialSolution> {
     let warm = state.claim(KERNEL);
+    let placed = PlacedB::new(b, relative);
+    // The previous optimum kept in both bodies' frames: seen from A's frame now, the two copies
+    // differ by B's motion relative to A, and the optimum, between the bodies, moves by about half
+    // of it: their midpoint is the start.
     let start = warm.then(|| {
         let d = &state.data;
-        (Vector3::new(d[0], d[1], d[2]), d[3].clamp(0.0, 1.0))
+        let in_a = Vector3::new(d[0], d[1], d[2]);
+        let in_b = placed.to_a(&Vector3::new(d[4], d[5], d[6]));
+        ((in_a + in_b) * 0.5, d[3].clamp(0.0, 1.0))
     });
-    let placed = PlacedB::new(b, relative);
     let optimum = solver::solve(a, &placed, start).ok_or_else(|| {
         Error::NotConverged(
             "potential particles: the SOCP solver met a non-finite number (inputs too large)"
@@ -79,6 +85,7 @@ pub fn potential_socp(
     contact.warm_started = warm;
     state.data[..3].copy_from_slice(optimum.point.as_slice());
     state.data[3] = optimum.lambda;
+    state.data[4..7].copy_from_slice(placed.to_body(&optimum.point).as_slice());
     Ok(PotentialSolution { contact, optimum })
 }
 
@@ -94,9 +101,10 @@ fn contact_at(a: &PotentialParticle, b: &PlacedB, optimum: &SocpOptimum) -> Cont
         .or_else(|| b.position.try_normalize(0.0))
         .unwrap_or_else(Vector3::x);
     let mut contact = if optimum.s_a < 1.0 && optimum.s_b < 1.0 {
-        let t_a = surface_crossing(&x, &normal, 2.0 * a.bounding_radius(), |p| a.model(p));
-        let t_b = surface_crossing(&x, &-normal, 2.0 * b.particle.bounding_radius(), |p| {
-            b.model(p)
+        let t_a = surface_crossing(&x, &normal, a.exit_bound(&x, &normal), |p| a.model(p));
+        let (x_b, n_b) = (b.to_body(&x), b.rotation.tr_mul(&normal));
+        let t_b = surface_crossing(&x_b, &-n_b, b.particle.exit_bound(&x_b, &-n_b), |p| {
+            b.particle.model(p)
         });
         Contact::from_points(
             x + normal * t_a,

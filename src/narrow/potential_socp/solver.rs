@@ -86,19 +86,140 @@ impl<'a> PlacedB<'a> {
 /// The largest number of multiplier updates.
 const MAX_OUTER: u32 = 100;
 
+/// Plain Newton steps on the KKT system per attempt.
+const MAX_KKT_STEPS: u32 = 12;
+
+/// The dual-bracket method hands over to Newton's method on the KKT system once its moves are below
+/// this fraction of the body size.
+const HANDOVER: f64 = 1e-3;
+
 /// Solves eq. (6) for A (at the origin of its frame) and `b`, starting from `start` (a previous
 /// optimum's point and multiplier) or, cold, from the point on the centre line that splits it in the
 /// ratio of the bounding radii. `None` only for non-finite input.
+///
+/// Newton's method on the KKT system of (x, lambda) ([`kkt_newton`]: one model evaluation and one
+/// 3x3 Cholesky factorisation per step, quadratic convergence near the optimum) finishes the solve:
+/// from a warm start directly, from a cold one after the safeguarded dual-bracket method
+/// ([`solve_by_dual_bracket`]) has brought the point within [`HANDOVER`] of the body size. Should
+/// Newton's steps not settle (the active planes switching back and forth), the dual-bracket method
+/// finishes to round-off.
 pub(super) fn solve(
     a: &PotentialParticle,
     b: &PlacedB,
     start: Option<(Vector3<f64>, f64)>,
 ) -> Option<SocpOptimum> {
     let length = a.bounding_radius().min(b.particle.bounding_radius());
-    let (mut x, mut lambda) = start.unwrap_or_else(|| {
-        let (ra, rb) = (a.bounding_radius(), b.particle.bounding_radius());
-        (b.position * (ra / (ra + rb)), rb / (ra + rb))
-    });
+    let (ra, rb) = (a.bounding_radius(), b.particle.bounding_radius());
+    let cold = (b.position * (ra / (ra + rb)), rb / (ra + rb));
+    let mut spent = 0;
+    let near = match start {
+        Some(warm) => warm,
+        None => {
+            let rough = solve_by_dual_bracket(a, b, cold, length, HANDOVER)?;
+            spent = rough.iterations;
+            (rough.point, rough.lambda)
+        }
+    };
+    let mut taken = 0;
+    let restart = match kkt_newton(a, b, near, length, &mut taken) {
+        Ok(mut optimum) => {
+            optimum.iterations += spent;
+            return Some(optimum);
+        }
+        Err(last) => last,
+    };
+    let restart = if restart.0.iter().all(|c| c.is_finite()) && (0.0..=1.0).contains(&restart.1) {
+        restart
+    } else {
+        cold
+    };
+    solve_by_dual_bracket(a, b, restart, length, 1e-14).map(|mut o| {
+        o.iterations += spent + taken;
+        o
+    })
+}
+
+/// Newton's method on the KKT system of (x, lambda) from `(x, lambda)`: the optimum, or the last
+/// point when [`MAX_KKT_STEPS`] steps do not settle; `taken` counts the steps.
+fn kkt_newton(
+    a: &PotentialParticle,
+    b: &PlacedB,
+    (mut x, mut lambda): (Vector3<f64>, f64),
+    length: f64,
+    taken: &mut u32,
+) -> Result<SocpOptimum, (Vector3<f64>, f64)> {
+    for step in 0..MAX_KKT_STEPS {
+        *taken = step + 1;
+        let (ma, mb) = (a.model(&x), b.model(&x));
+        let (wa, wb) = (1.0 - lambda, lambda);
+        let stationarity = ma.gradient * wa + mb.gradient * wb;
+        let h = mb.value - ma.value;
+        let scale = wa * ma.gradient.norm() + wb * mb.gradient.norm();
+        let optimum = SocpOptimum {
+            point: x,
+            s_a: ma.value.sqrt(),
+            s_b: mb.value.sqrt(),
+            lambda,
+            gradient_a: ma.gradient,
+            gradient_b: mb.gradient,
+            iterations: step + 1,
+        };
+        if stationarity.norm() <= 1e-13 * scale && h.abs() <= 1e-14 * (ma.value + mb.value) {
+            return Ok(optimum);
+        }
+        let Some(factor) = nalgebra::Cholesky::new(ma.hessian * wa + mb.hessian * wb) else {
+            break;
+        };
+        // [H d; d^T 0] [dx; dl] = -[r; h], d = grad F_B - grad F_A, by its Schur complement.
+        let d = mb.gradient - ma.gradient;
+        let (u, v) = (factor.solve(&stationarity), factor.solve(&d));
+        let dl = (h - d.dot(&u)) / d.dot(&v);
+        let mut dx = -u - v * dl;
+        let mut next = lambda + dl;
+        if !dx.norm().is_finite() || !next.is_finite() {
+            break;
+        }
+        // Far from the optimum a full step may leave lambda's range or jump across the bodies:
+        // it is shortened to go at most halfway to either end of the range and half a body size.
+        let room = if dl > 0.0 { 1.0 - lambda } else { lambda };
+        let shorten = (0.5 * room / dl.abs())
+            .min(0.5 * length / dx.norm())
+            .min(1.0);
+        if shorten < 1.0 {
+            dx *= shorten;
+            next = lambda + dl * shorten;
+        }
+        if dx.norm() <= 1e-8 * length {
+            // Quadratic convergence: the point after this step is exact to round-off. F_A, F_B are
+            // exact quadratics on the piece around x, so their values and gradients there follow
+            // from this step's models without another evaluation.
+            let value = |m: &QuadraticModel| m.value + m.gradient.dot(&dx) + 0.5 * dx.dot(&(m.hessian * dx));
+            return Ok(SocpOptimum {
+                point: x + dx,
+                s_a: value(&ma).max(0.0).sqrt(),
+                s_b: value(&mb).max(0.0).sqrt(),
+                lambda: next,
+                gradient_a: ma.gradient + ma.hessian * dx,
+                gradient_b: mb.gradient + mb.hessian * dx,
+                iterations: step + 1,
+            });
+        }
+        x += dx;
+        lambda = next;
+    }
+    Err((x, lambda))
+}
+
+/// The safeguarded method: the dual derivative's root by bracketed Newton steps on `lambda`, each
+/// `x(lambda)` by the exact piecewise-quadratic Newton search, until a multiplier update moves the
+/// point by at most `tolerance` times the body size `length`.
+fn solve_by_dual_bracket(
+    a: &PotentialParticle,
+    b: &PlacedB,
+    (mut x, mut lambda): (Vector3<f64>, f64),
+    length: f64,
+    tolerance: f64,
+) -> Option<SocpOptimum> {
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut iterations = 0;
     for _ in 0..MAX_OUTER {
@@ -146,7 +267,7 @@ pub(super) fn solve(
             next = 0.5 * (lo + hi);
         }
         let move_x = sensitivity * (lambda - next);
-        if move_x.norm() <= 1e-14 * length || hi - lo <= 1e-16 {
+        if move_x.norm() <= tolerance * length || hi - lo <= 1e-16 {
             return Some(optimum(lambda));
         }
         x += move_x;

@@ -11,7 +11,8 @@ use nalgebra::Vector3;
 
 /// The parameter `t > 0` where `origin + t * direction` (unit `direction`) crosses the surface
 /// `F = 1` of a potential whose model `model` gives, given `F(origin) < 1` and `F(origin + beyond *
-/// direction) > 1` (`beyond`: any parameter past the surface, such as twice the bounding radius).
+/// direction) >= 1` (`beyond`: any parameter past the surface, see
+/// [`PotentialParticle::exit_bound`](crate::shapes::PotentialParticle::exit_bound)).
 pub(super) fn surface_crossing(
     origin: &Vector3<f64>,
     direction: &Vector3<f64>,
@@ -32,7 +33,7 @@ pub(super) fn surface_crossing(
             return t;
         }
         t -= step;
-        if step <= 1e-15 * beyond {
+        if step <= 1e-15 * t {
             return t;
         }
     }

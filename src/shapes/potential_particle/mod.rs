@@ -191,6 +191,24 @@ impl PotentialParticle {
         }
     }
 
+    /// A line parameter `t >= 0` at which the line `origin + t * direction` (body frame, unit
+    /// `direction`) has left the particle: where it leaves the shadow sphere `R / sqrt(k)` or the
+    /// planes pushed out by `r / sqrt(1-k)`, whichever comes first (the particle lies inside both,
+    /// eq. (2)).
+    pub fn exit_bound(&self, origin: &Vector3<f64>, direction: &Vector3<f64>) -> f64 {
+        let shadow = self.big_r / self.k.sqrt();
+        let along = origin.dot(direction);
+        let mut t = -along + (along * along - origin.norm_squared() + shadow * shadow).max(0.0).sqrt();
+        let push = self.r / (1.0 - self.k).sqrt();
+        for (n, d) in self.normals.iter().zip(&self.offsets) {
+            let rate = n.dot(direction);
+            if rate > 0.0 {
+                t = t.min((d + push - n.dot(origin)) / rate);
+            }
+        }
+        t.max(0.0)
+    }
+
     /// The radius of a sphere about the body-frame origin that holds the particle (host length
     /// unit): the smaller of the shadow bound `R / sqrt(k)` and the farthest corner of the planes
     /// pushed out by `r / sqrt(1-k)` (the particle lies inside both, eq. (2)). Not always the
