@@ -168,6 +168,10 @@ pub fn clarabel_socp(
         })
 }
 
+/// The relative round-off of an evaluation of the objective `max(F_A, F_B)` of eq. (6) (sums of a
+/// few squares of differences of numbers of the size's order: a few hundred ulps).
+pub const OBJECTIVE_ROUND_OFF: f64 = 1e-13;
+
 /// How our optimum of eq. (6) compares with clarabel's, every quantity from the reference's own
 /// eq. (2) at both points.
 #[derive(Debug, Clone, Copy)]
@@ -180,7 +184,8 @@ pub struct Agreement {
     pub objective_excess: f64,
     /// Whether the points are as close as the objective allows: `s^2 = max(F_A, F_B)` is strongly
     /// convex with modulus `m = 2 min(k/R^2)`, so `|x - x*|^2 <= 2 (s^2(x) - s^2(x*)) / m`; with
-    /// ours as `x*`, clarabel's point must lie within that distance (plus 1e-12 of the size).
+    /// ours as `x*`, clarabel's point must lie within that distance, the excess counted with
+    /// [`OBJECTIVE_ROUND_OFF`] of the objective added for the round-off of both evaluations.
     pub within_convexity_bound: bool,
 }
 
@@ -206,7 +211,8 @@ pub fn agreement(
         s_relative: (ours_value.sqrt() - reference_value.sqrt()).abs() / reference_value.sqrt(),
         point_relative: distance / size,
         objective_excess: excess / reference_value,
-        within_convexity_bound: distance <= (2.0 * excess.max(0.0) / modulus).sqrt() + 1e-12 * size,
+        within_convexity_bound: distance
+            <= (2.0 * (excess.max(0.0) + OBJECTIVE_ROUND_OFF * reference_value) / modulus).sqrt(),
     }
 }
 

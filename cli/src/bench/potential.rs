@@ -143,6 +143,28 @@ impl Workload {
         iterations
     }
 
+    /// Every warm sequence of `steps` steps queried warm and cold: the largest difference of the
+    /// contact point and overlap relative to the size, and the mean iterations cold and warm.
+    pub fn warm_against_cold(&self, steps: usize) -> (f64, f64, f64) {
+        let size = self.particle.bounding_radius();
+        let (mut worst, mut cold_iterations, mut warm_iterations) = (0.0f64, 0u64, 0u64);
+        for sequence in self.warm.chunks(steps) {
+            let mut state = WarmState::cold();
+            for (pa, pb) in sequence {
+                let warm = collide(&self.shape, pa, &self.shape, pb, Some(&mut state))
+                    .expect("a contact");
+                let cold = collide(&self.shape, pa, &self.shape, pb, None).expect("a contact");
+                worst = worst
+                    .max((warm.point - cold.point).norm() / size)
+                    .max((warm.penetration - cold.penetration).abs() / size);
+                warm_iterations += u64::from(warm.iterations);
+                cold_iterations += u64::from(cold.iterations);
+            }
+        }
+        let n = self.warm.len().max(1) as f64;
+        (worst, cold_iterations as f64 / n, warm_iterations as f64 / n)
+    }
+
     /// The cold pairs.
     pub fn cold_pairs(&self) -> usize {
         self.cold.len()

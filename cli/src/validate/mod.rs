@@ -2,6 +2,7 @@
 //! paper's figures where a paper has them. A family's run fails when any of its checks fails.
 
 mod polyhedra;
+mod potential;
 mod spheres;
 mod superellipsoids;
 
@@ -32,10 +33,11 @@ pub struct Outcome {
 type Protocol = fn(&Options) -> Outcome;
 
 /// Every family's protocol, by name, in the order they run.
-const FAMILIES: [(&str, Protocol); 3] = [
+const FAMILIES: [(&str, Protocol); 4] = [
     ("spheres", spheres::validate),
     ("superellipsoids", superellipsoids::validate),
     ("polyhedra", polyhedra::validate),
+    ("potential", potential::validate),
 ];
 
 /// The families' names, in the order they run.
@@ -178,6 +180,23 @@ mod tests {
             "Polyhedra (b): 400 random pairs",
             "200 steps per sequence",
         ] {
+            assert!(outcome.report.contains(section), "{}", outcome.report);
+        }
+        assert!(!outcome.report.contains("FAIL"), "{}", outcome.report);
+    }
+
+    #[test]
+    fn potential_particle_protocol_passes_on_a_small_run() {
+        // A debug build runs clarabel slowly: 150 random pairs, Table 2 timed once.
+        let o = Options {
+            pairs: 1500,
+            seed: 9,
+            progress: false,
+            figures: None,
+        };
+        let outcome = potential::validate_sized(&o, 150, 1);
+        assert!(outcome.passed, "{}", outcome.report);
+        for section in ["Potential particles (a)", "(b): 150 random pairs", "(c)", "Table 2"] {
             assert!(outcome.report.contains(section), "{}", outcome.report);
         }
         assert!(!outcome.report.contains("FAIL"), "{}", outcome.report);

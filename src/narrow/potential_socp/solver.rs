@@ -102,7 +102,7 @@ const HANDOVER: f64 = 1e-3;
 /// from a warm start directly, from a cold one after the safeguarded dual-bracket method
 /// ([`solve_by_dual_bracket`]) has brought the point within [`HANDOVER`] of the body size. Should
 /// Newton's steps not settle (the active planes switching back and forth), the dual-bracket method
-/// finishes to round-off.
+/// finishes, and Newton's steps from its answer polish `F_A = F_B` to round-off.
 pub(super) fn solve(
     a: &PotentialParticle,
     b: &PlacedB,
@@ -133,10 +133,18 @@ pub(super) fn solve(
     } else {
         cold
     };
-    solve_by_dual_bracket(a, b, restart, length, 1e-14).map(|mut o| {
-        o.iterations += spent + taken;
-        o
-    })
+    let mut safe = solve_by_dual_bracket(a, b, restart, length, 1e-14)?;
+    safe.iterations += spent + taken;
+    // The bracket ends on the size of its moves; Newton's steps from there (now within their
+    // quadratic range) also bring F_A = F_B to round-off, where they settle.
+    let mut polish = 0;
+    match kkt_newton(a, b, (safe.point, safe.lambda), length, &mut polish) {
+        Ok(mut optimum) => {
+            optimum.iterations += safe.iterations;
+            Some(optimum)
+        }
+        Err(_) => Some(safe),
+    }
 }
 
 /// Newton's method on the KKT system of (x, lambda) from `(x, lambda)`: the optimum, or the last
