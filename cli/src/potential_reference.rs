@@ -96,7 +96,12 @@ fn program(a: &PotentialParticle, pose_a: &Pose, b: &PotentialParticle, pose_b: 
     // Nonnegative cone: w_s (a x_k + b y_k + c z_k) - w_p p_k <= d for every plane of each body.
     let mut row = 4;
     for (particle, x0, p0, wp, ws) in [(a, 0, pa0, wap, was), (b, 3, pb0, wbp, wbs)] {
-        for (i, (normal, d)) in particle.normals().iter().zip(particle.offsets()).enumerate() {
+        for (i, (normal, d)) in particle
+            .normals()
+            .iter()
+            .zip(particle.offsets())
+            .enumerate()
+        {
             for j in 0..3 {
                 push(row, x0 + j, ws * normal[j]);
             }
@@ -226,7 +231,10 @@ pub fn solve_reference(
 ) -> Option<ReferenceOptimum> {
     solver.solve();
     let sol = &solver.solution;
-    if !matches!(sol.status, SolverStatus::Solved | SolverStatus::AlmostSolved) {
+    if !matches!(
+        sol.status,
+        SolverStatus::Solved | SolverStatus::AlmostSolved
+    ) {
         return None;
     }
     let (na, nb) = (a.normals().len(), b.normals().len());

@@ -67,10 +67,7 @@ impl Workload {
             for step in 0..steps {
                 let t = step as f64;
                 let turn = UnitQuaternion::from_scaled_axis(spin * t);
-                warm.push((
-                    *pa,
-                    Pose::new(pb.position + drift * t, turn * pb.rotation),
-                ));
+                warm.push((*pa, Pose::new(pb.position + drift * t, turn * pb.rotation)));
             }
         }
         Workload {
@@ -122,8 +119,8 @@ impl Workload {
         for sequence in self.warm.chunks(steps) {
             let mut state = WarmState::cold();
             for (pa, pb) in sequence {
-                let c = collide(&self.shape, pa, &self.shape, pb, Some(&mut state))
-                    .expect("a contact");
+                let c =
+                    collide(&self.shape, pa, &self.shape, pb, Some(&mut state)).expect("a contact");
                 iterations += u64::from(black_box(c).iterations);
             }
         }
@@ -151,8 +148,8 @@ impl Workload {
         for sequence in self.warm.chunks(steps) {
             let mut state = WarmState::cold();
             for (pa, pb) in sequence {
-                let warm = collide(&self.shape, pa, &self.shape, pb, Some(&mut state))
-                    .expect("a contact");
+                let warm =
+                    collide(&self.shape, pa, &self.shape, pb, Some(&mut state)).expect("a contact");
                 let cold = collide(&self.shape, pa, &self.shape, pb, None).expect("a contact");
                 worst = worst
                     .max((warm.point - cold.point).norm() / size)
@@ -162,7 +159,11 @@ impl Workload {
             }
         }
         let n = self.warm.len().max(1) as f64;
-        (worst, cold_iterations as f64 / n, warm_iterations as f64 / n)
+        (
+            worst,
+            cold_iterations as f64 / n,
+            warm_iterations as f64 / n,
+        )
     }
 
     /// The cold pairs.

@@ -196,7 +196,12 @@ mod tests {
         };
         let outcome = potential::validate_sized(&o, 150, 1);
         assert!(outcome.passed, "{}", outcome.report);
-        for section in ["Potential particles (a)", "(b): 150 random pairs", "(c)", "Table 2"] {
+        for section in [
+            "Potential particles (a)",
+            "(b): 150 random pairs",
+            "(c)",
+            "Table 2",
+        ] {
             assert!(outcome.report.contains(section), "{}", outcome.report);
         }
         assert!(!outcome.report.contains("FAIL"), "{}", outcome.report);

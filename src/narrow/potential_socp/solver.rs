@@ -201,7 +201,9 @@ fn kkt_newton(
             // Quadratic convergence: the point after this step is exact to round-off. F_A, F_B are
             // exact quadratics on the piece around x, so their values and gradients there follow
             // from this step's models without another evaluation.
-            let value = |m: &QuadraticModel| m.value + m.gradient.dot(&dx) + 0.5 * dx.dot(&(m.hessian * dx));
+            let value = |m: &QuadraticModel| {
+                m.value + m.gradient.dot(&dx) + 0.5 * dx.dot(&(m.hessian * dx))
+            };
             return Ok(SocpOptimum {
                 point: x + dx,
                 s_a: value(&ma).max(0.0).sqrt(),

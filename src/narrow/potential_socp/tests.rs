@@ -110,15 +110,20 @@ fn arb_pose() -> impl Strategy<Value = Pose> {
 }
 
 fn arb_particle() -> impl Strategy<Value = PotentialParticle> {
-    (0.3f64..0.6, 0.02f64..0.2, 0.5f64..1.5, 0.05f64..0.9, any::<bool>()).prop_map(
-        |(h, r, big_r, k, is_cube)| {
+    (
+        0.3f64..0.6,
+        0.02f64..0.2,
+        0.5f64..1.5,
+        0.05f64..0.9,
+        any::<bool>(),
+    )
+        .prop_map(|(h, r, big_r, k, is_cube)| {
             if is_cube {
                 cube(h, r, big_r, k)
             } else {
                 tetrahedron(h, r, big_r, k)
             }
-        },
-    )
+        })
 }
 
 /// Checks the optimality conditions (KKT) of eq. (6) at a solution.
@@ -127,7 +132,10 @@ fn assert_optimal(s: &PotentialSolution) {
     assert!((o.s_a - o.s_b).abs() <= 1e-12 * o.s_a.max(1.0));
     let stationary = o.gradient_a * (1.0 - o.lambda) + o.gradient_b * o.lambda;
     let scale = o.gradient_a.norm() + o.gradient_b.norm();
-    assert!(stationary.norm() <= 1e-10 * scale, "{stationary} vs {scale}");
+    assert!(
+        stationary.norm() <= 1e-10 * scale,
+        "{stationary} vs {scale}"
+    );
     assert!((0.0..=1.0).contains(&o.lambda));
 }
 

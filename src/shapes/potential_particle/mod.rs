@@ -198,7 +198,10 @@ impl PotentialParticle {
     pub fn exit_bound(&self, origin: &Vector3<f64>, direction: &Vector3<f64>) -> f64 {
         let shadow = self.big_r / self.k.sqrt();
         let along = origin.dot(direction);
-        let mut t = -along + (along * along - origin.norm_squared() + shadow * shadow).max(0.0).sqrt();
+        let mut t = -along
+            + (along * along - origin.norm_squared() + shadow * shadow)
+                .max(0.0)
+                .sqrt();
         let push = self.r / (1.0 - self.k).sqrt();
         for (n, d) in self.normals.iter().zip(&self.offsets) {
             let rate = n.dot(direction);

@@ -119,7 +119,12 @@ fn support_point_lies_on_the_surface_with_the_normal_along_the_direction() {
         assert!(p.potential(&y).abs() < 1e-12, "f = {}", p.potential(&y));
         let n = p.gradient(&y).normalize();
         assert!((n - u.normalize()).norm() < 1e-9);
-        assert!(y.norm() <= p.bounding_radius(), "{} > {}", y.norm(), p.bounding_radius());
+        assert!(
+            y.norm() <= p.bounding_radius(),
+            "{} > {}",
+            y.norm(),
+            p.bounding_radius()
+        );
     }
 }
 

@@ -30,7 +30,14 @@ fn cube(h: f64, r: f64, big_r: f64, k: f64) -> PotentialParticle {
 pub fn validate() -> Outcome {
     let mut t = Table::new(
         "Potential particles (a): closed forms, ours (collide, world frame) and clarabel",
-        &["case", "quantity", "exact", "ours error", "clarabel error", "check"],
+        &[
+            "case",
+            "quantity",
+            "exact",
+            "ours error",
+            "clarabel error",
+            "check",
+        ],
     );
     let mut passed = true;
     let mut row = |t: &mut Table, case: &str, what: &str, exact: f64, ours: f64, reference: f64| {
@@ -76,19 +83,47 @@ pub fn validate() -> Outcome {
             along(&c.point),
             along(&reference.point),
         );
-        row(&mut t, &case, "s", distance / 3.0, {
-            let x = pa.inverse_transform_point(&c.point);
-            (a.potential(&x) + 1.0).sqrt()
-        }, reference.s_a);
+        row(
+            &mut t,
+            &case,
+            "s",
+            distance / 3.0,
+            {
+                let x = pa.inverse_transform_point(&c.point);
+                (a.potential(&x) + 1.0).sqrt()
+            },
+            reference.s_a,
+        );
         let overlap = 3.0 - distance;
         if overlap > 0.0 {
             row(&mut t, &case, "overlap", overlap, c.penetration, overlap);
         } else {
-            row(&mut t, &case, "separation (exact for spheres)", -overlap, c.separation, -overlap);
+            row(
+                &mut t,
+                &case,
+                "separation (exact for spheres)",
+                -overlap,
+                c.separation,
+                -overlap,
+            );
         }
-        row(&mut t, &case, "normal . centre line", 1.0, c.normal.dot(&direction), 1.0);
+        row(
+            &mut t,
+            &case,
+            "normal . centre line",
+            1.0,
+            c.normal.dot(&direction),
+            1.0,
+        );
         if i == 0 {
-            row(&mut t, &case, "optimum off the line", 0.0, (c.point - pa.position - direction * along(&c.point)).norm(), 0.0);
+            row(
+                &mut t,
+                &case,
+                "optimum off the line",
+                0.0,
+                (c.point - pa.position - direction * along(&c.point)).norm(),
+                0.0,
+            );
         }
     }
     // Aligned rounded cubes face to face: along the axis one plane of each is active, so A's
@@ -100,13 +135,31 @@ pub fn validate() -> Outcome {
     let reach = (p * h + ((p * h).powi(2) - (p + q) * (p * h * h - 1.0)).sqrt()) / (p + q);
     for overlap in [1e-4, 0.01, 0.04] {
         let pa = Pose::identity();
-        let pb = Pose::new(Vector3::new(0.0, 0.0, 2.0 * reach - overlap), Default::default());
+        let pb = Pose::new(
+            Vector3::new(0.0, 0.0, 2.0 * reach - overlap),
+            Default::default(),
+        );
         let c = collide(&shape, &pa, &shape, &pb, None).expect("a contact");
         let reference = clarabel_socp(&cube_a, &pa, &cube_a, &pb).expect("clarabel solves it");
-        let case = format!("aligned rounded cubes (h {h}, r {r}, R {big_r}, k {k}), overlap {overlap}");
+        let case =
+            format!("aligned rounded cubes (h {h}, r {r}, R {big_r}, k {k}), overlap {overlap}");
         row(&mut t, &case, "overlap", overlap, c.penetration, overlap);
-        row(&mut t, &case, "optimum (midway)", reach - overlap / 2.0, c.point.z, reference.point.z);
-        row(&mut t, &case, "A's surface point", reach, c.point_a.z, reach);
+        row(
+            &mut t,
+            &case,
+            "optimum (midway)",
+            reach - overlap / 2.0,
+            c.point.z,
+            reference.point.z,
+        );
+        row(
+            &mut t,
+            &case,
+            "A's surface point",
+            reach,
+            c.point_a.z,
+            reach,
+        );
     }
     Outcome {
         report: t.render(),

@@ -103,10 +103,18 @@ impl Stats {
         );
         self.pairs += 1;
         let c = collide(&sa, &pa, &sb, &pb, None).expect("a contact");
-        let ours = potential_socp(&a.particle, &b.particle, &pa.relative(&pb), &mut WarmState::cold())
-            .expect("an optimum");
+        let ours = potential_socp(
+            &a.particle,
+            &b.particle,
+            &pa.relative(&pb),
+            &mut WarmState::cold(),
+        )
+        .expect("an optimum");
         let point = pa.transform_point(&ours.optimum.point);
-        let size = a.particle.bounding_radius().min(b.particle.bounding_radius());
+        let size = a
+            .particle
+            .bounding_radius()
+            .min(b.particle.bounding_radius());
         let Some(reference) = clarabel_socp(&a.particle, &pa, &b.particle, &pb) else {
             self.clarabel_failed += 1;
             return;
@@ -132,7 +140,8 @@ impl Stats {
         }
         if c.touching {
             self.touching += 1;
-            let brute = overlap_by_bisection(&a.particle, &pa, &b.particle, &pb, &c.point, &c.normal);
+            let brute =
+                overlap_by_bisection(&a.particle, &pa, &b.particle, &pb, &c.point, &c.normal);
             self.overlap.add((c.penetration - brute).abs() / size);
             let n = normal(&a.particle, &pa, &b.particle, &pb, &reference.point);
             let from_reference =
@@ -223,19 +232,28 @@ fn report(s: &Stats, shapes: &[NamedParticle]) -> Outcome {
             String::new(),
         ),
         (
-            format!("pairs with s off by more than {} (clarabel's objective the higher)", sci(S_TOLERANCE)),
+            format!(
+                "pairs with s off by more than {} (clarabel's objective the higher)",
+                sci(S_TOLERANCE)
+            ),
             (s.s.over - s.s_ours_worse.0).to_string(),
             String::new(),
             String::new(),
         ),
         (
-            format!("pairs with s off by more than {} (ours the higher)", sci(S_TOLERANCE)),
+            format!(
+                "pairs with s off by more than {} (ours the higher)",
+                sci(S_TOLERANCE)
+            ),
             s.s_ours_worse.0.to_string(),
             "0".into(),
             verdict(s.s_ours_worse.0 == 0),
         ),
         (
-            format!("pairs where ours exceeds clarabel's objective by > {} rel.", sci(OBJECTIVE_SLACK)),
+            format!(
+                "pairs where ours exceeds clarabel's objective by > {} rel.",
+                sci(OBJECTIVE_SLACK)
+            ),
             s.objective_worse.0.to_string(),
             "0".into(),
             verdict(s.objective_worse.0 == 0),
@@ -264,10 +282,18 @@ fn report(s: &Stats, shapes: &[NamedParticle]) -> Outcome {
                 100.0 * s.point_over_target_touching as f64 / s.touching.max(1) as f64
             ),
             "target 0".into(),
-            if s.point_over_target == 0 { "met" } else { "not met" }.into(),
+            if s.point_over_target == 0 {
+                "met"
+            } else {
+                "not met"
+            }
+            .into(),
         ),
         (
-            format!("classification mismatches (outside |s - 1| <= {})", sci(BAND)),
+            format!(
+                "classification mismatches (outside |s - 1| <= {})",
+                sci(BAND)
+            ),
             s.mismatches.0.to_string(),
             "0".into(),
             verdict(s.mismatches.0 == 0),
@@ -279,7 +305,10 @@ fn report(s: &Stats, shapes: &[NamedParticle]) -> Outcome {
             String::new(),
         ),
         (
-            format!("overlap vs bisection along our line / size, max ({} touching)", s.touching),
+            format!(
+                "overlap vs bisection along our line / size, max ({} touching)",
+                s.touching
+            ),
             sci(s.overlap.max),
             format!("<= {}", sci(OVERLAP_TOLERANCE)),
             verdict(s.overlap.ok()),
@@ -314,7 +343,12 @@ fn warm_sequences(sequences: usize) -> Outcome {
             "Potential particles (c): warm-started DEM-like sequences ({sequences} x 100 steps per \
              workload, 2e-4 edge and 1e-3 rad per step) against cold queries"
         ),
-        &["workload", "max |warm - cold| / size (point, overlap)", "mean iterations cold / warm", "check"],
+        &[
+            "workload",
+            "max |warm - cold| / size (point, overlap)",
+            "mean iterations cold / warm",
+            "check",
+        ],
     );
     let mut passed = true;
     for w in [

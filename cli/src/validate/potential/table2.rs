@@ -32,7 +32,10 @@ pub fn validate(samples: usize) -> Outcome {
         String::new(),
         String::new(),
     ]);
-    for w in [Workload::tetrahedra(64, 8, 100), Workload::cubes(64, 8, 100)] {
+    for w in [
+        Workload::tetrahedra(64, 8, 100),
+        Workload::cubes(64, 8, 100),
+    ] {
         let m = time(&w, samples, 100, 32);
         let us = |ns: f64| format!("{:.3}", ns / 1000.0);
         t.row(vec![
