@@ -273,7 +273,8 @@ fn solve_by_dual_bracket(
         let sensitivity = minimum.factor.solve(&d);
         let slope = -d.dot(&sensitivity);
         let mut next = lambda - h / slope;
-        if !(next > lo && next < hi) || !next.is_finite() {
+        let inside = next.is_finite() && next > lo && next < hi;
+        if !inside {
             next = 0.5 * (lo + hi);
         }
         let move_x = sensitivity * (lambda - next);

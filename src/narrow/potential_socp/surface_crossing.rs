@@ -29,7 +29,8 @@ pub(super) fn surface_crossing(
         }
         let slope = m.gradient.dot(direction) / (2.0 * root);
         let step = residual / slope;
-        if !(step > 0.0) || !step.is_finite() {
+        let usable = step.is_finite() && step > 0.0;
+        if !usable {
             return t;
         }
         t -= step;

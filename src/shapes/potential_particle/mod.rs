@@ -79,7 +79,8 @@ impl PotentialParticle {
         for (i, p) in planes.iter().enumerate() {
             let n = Vector3::new(p[0], p[1], p[2]);
             let length = n.norm();
-            if !(length >= Self::MIN_NORMAL_LENGTH) || !length.is_finite() {
+            let usable = length.is_finite() && length >= Self::MIN_NORMAL_LENGTH;
+            if !usable {
                 return Err(Error::DegenerateGeometry(format!(
                     "plane {i} has the normal ({}, {}, {}) of length {length}: no direction",
                     p[0], p[1], p[2]

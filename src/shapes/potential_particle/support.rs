@@ -49,7 +49,8 @@ impl PotentialParticle {
             // d(f+1)/d mu = grad f . dy/dmu = mu u^T H^-1 u (H dy = u dmu at the minimiser).
             let slope = mu * u.dot(&min.factor.solve(&u)) / (2.0 * root.max(f64::MIN_POSITIVE));
             let mut next = mu - residual / slope;
-            if !(next > lo && next < hi) || !next.is_finite() {
+            let inside = next.is_finite() && next > lo && next < hi;
+            if !inside {
                 next = if hi.is_finite() {
                     0.5 * (lo + hi)
                 } else {
