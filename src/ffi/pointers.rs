@@ -1,7 +1,7 @@
 //! Turning raw pointer arguments into references and slices, NULL into a status.
 
 use super::boundary::Failure;
-use super::status::DEMCONTACT_STATUS_NULL_ARGUMENT;
+use super::status::{DEMCONTACT_STATUS_INVALID_ARGUMENT, DEMCONTACT_STATUS_NULL_ARGUMENT};
 
 fn null(name: &str) -> Failure {
     Failure::new(DEMCONTACT_STATUS_NULL_ARGUMENT, format!("{name} is NULL"))
@@ -39,6 +39,27 @@ pub(crate) unsafe fn slice<'a, T>(
     } else {
         Ok(std::slice::from_raw_parts(ptr, len))
     }
+}
+
+/// The `count` records of `N` doubles each at `ptr` (`N * count` doubles) as arrays, as [`slice`];
+/// a count whose doubles cannot be addressed (a slice spans at most `isize::MAX` bytes) is an
+/// invalid-argument failure naming `count_name`.
+///
+/// # Safety
+/// As [`slice`] for `N * count` doubles.
+pub(crate) unsafe fn records<'a, const N: usize>(
+    ptr: *const f64,
+    count: usize,
+    name: &str,
+    count_name: &str,
+) -> Result<&'a [[f64; N]], Failure> {
+    if count > isize::MAX as usize / (N * std::mem::size_of::<f64>()) {
+        return Err(Failure::new(
+            DEMCONTACT_STATUS_INVALID_ARGUMENT,
+            format!("{count_name} is {count}: {N} * {count_name} doubles cannot be addressed"),
+        ));
+    }
+    slice(ptr.cast::<[f64; N]>(), count, name)
 }
 
 /// The mutable slice `ptr[0..len]`, as [`slice`].

@@ -4,7 +4,7 @@
 
 use super::boundary::{run, Failure};
 use super::contact::demcontact_contact;
-use super::pointers::{arg, arg_mut, slice};
+use super::pointers::{arg, arg_mut, records};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::*;
@@ -123,18 +123,9 @@ pub unsafe extern "C" fn demcontact_polyhedron_create(
     run(|| {
         let out = unsafe { arg_mut(out, "out") }?;
         *out = std::ptr::null_mut();
-        // A slice may span at most isize::MAX bytes: a larger count is a corrupted argument.
-        let max_points = isize::MAX as usize / (3 * std::mem::size_of::<f64>());
-        if n_points > max_points {
-            return Err(Failure::new(
-                DEMCONTACT_STATUS_INVALID_ARGUMENT,
-                format!("n_points is {n_points}: 3 * n_points doubles cannot be addressed"),
-            ));
-        }
-        let coordinates = unsafe { slice(xyz, 3 * n_points, "xyz") }?;
-        let points: Vec<Vector3<f64>> = coordinates
-            .chunks_exact(3)
-            .map(|p| Vector3::new(p[0], p[1], p[2]))
+        let points: Vec<Vector3<f64>> = unsafe { records::<3>(xyz, n_points, "xyz", "n_points") }?
+            .iter()
+            .map(|p| Vector3::from(*p))
             .collect();
         let body = Polyhedron::new(&points).map_err(|e| Failure::from(e).context("xyz"))?;
         if u32::try_from(body.num_edges()).is_err() {

@@ -1,8 +1,8 @@
 //! Potential particles through the C ABI (Boon, Houlsby & Utili 2013): creation. Pairs of potential
 //! particles go through `demcontact_collide` like every other pair.
 
-use super::boundary::{run, Failure};
-use super::pointers::{arg_mut, slice};
+use super::boundary::run;
+use super::pointers::{arg_mut, records};
 use super::shape::demcontact_shape;
 use super::status::*;
 use crate::shapes::{PotentialParticle, Shape};
@@ -44,20 +44,8 @@ pub unsafe extern "C" fn demcontact_potential_particle_create(
     run(|| {
         let out = unsafe { arg_mut(out, "out") }?;
         *out = std::ptr::null_mut();
-        // A slice may span at most isize::MAX bytes: a larger count is a corrupted argument.
-        let max_planes = isize::MAX as usize / (4 * std::mem::size_of::<f64>());
-        if n_planes > max_planes {
-            return Err(Failure::new(
-                DEMCONTACT_STATUS_INVALID_ARGUMENT,
-                format!("n_planes is {n_planes}: 4 * n_planes doubles cannot be addressed"),
-            ));
-        }
-        let coefficients = unsafe { slice(abcd, 4 * n_planes, "abcd") }?;
-        let planes: Vec<[f64; 4]> = coefficients
-            .chunks_exact(4)
-            .map(|p| [p[0], p[1], p[2], p[3]])
-            .collect();
-        let particle = PotentialParticle::new(&planes, r, R, k)?;
+        let planes = unsafe { records::<4>(abcd, n_planes, "abcd", "n_planes") }?;
+        let particle = PotentialParticle::new(planes, r, R, k)?;
         *out = demcontact_shape::into_raw(Shape::PotentialParticle(particle));
         Ok(())
     })

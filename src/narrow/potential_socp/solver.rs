@@ -44,6 +44,27 @@ pub struct SocpOptimum {
     pub iterations: u32,
 }
 
+impl SocpOptimum {
+    /// The optimum record at `point` and `lambda` from both bodies' models there.
+    fn at(
+        point: Vector3<f64>,
+        lambda: f64,
+        ma: &QuadraticModel,
+        mb: &QuadraticModel,
+        iterations: u32,
+    ) -> Self {
+        SocpOptimum {
+            point,
+            s_a: ma.value.max(0.0).sqrt(),
+            s_b: mb.value.max(0.0).sqrt(),
+            lambda,
+            gradient_a: ma.gradient,
+            gradient_b: mb.gradient,
+            iterations,
+        }
+    }
+}
+
 /// B's potential seen from A's frame: the pose of B relative to A, its rotation as a matrix.
 pub(super) struct PlacedB<'a> {
     pub particle: &'a PotentialParticle,
@@ -163,15 +184,7 @@ fn kkt_newton(
         let stationarity = ma.gradient * wa + mb.gradient * wb;
         let h = mb.value - ma.value;
         let scale = wa * ma.gradient.norm() + wb * mb.gradient.norm();
-        let optimum = SocpOptimum {
-            point: x,
-            s_a: ma.value.sqrt(),
-            s_b: mb.value.sqrt(),
-            lambda,
-            gradient_a: ma.gradient,
-            gradient_b: mb.gradient,
-            iterations: step + 1,
-        };
+        let optimum = SocpOptimum::at(x, lambda, &ma, &mb, step + 1);
         if stationarity.norm() <= 1e-13 * scale && h.abs() <= 1e-14 * (ma.value + mb.value) {
             return Ok(optimum);
         }
@@ -201,18 +214,18 @@ fn kkt_newton(
             // Quadratic convergence: the point after this step is exact to round-off. F_A, F_B are
             // exact quadratics on the piece around x, so their values and gradients there follow
             // from this step's models without another evaluation.
-            let value = |m: &QuadraticModel| {
-                m.value + m.gradient.dot(&dx) + 0.5 * dx.dot(&(m.hessian * dx))
+            let moved = |m: &QuadraticModel| QuadraticModel {
+                value: m.value + m.gradient.dot(&dx) + 0.5 * dx.dot(&(m.hessian * dx)),
+                gradient: m.gradient + m.hessian * dx,
+                hessian: m.hessian,
             };
-            return Ok(SocpOptimum {
-                point: x + dx,
-                s_a: value(&ma).max(0.0).sqrt(),
-                s_b: value(&mb).max(0.0).sqrt(),
-                lambda: next,
-                gradient_a: ma.gradient + ma.hessian * dx,
-                gradient_b: mb.gradient + mb.hessian * dx,
-                iterations: step + 1,
-            });
+            return Ok(SocpOptimum::at(
+                x + dx,
+                next,
+                &moved(&ma),
+                &moved(&mb),
+                step + 1,
+            ));
         }
         x += dx;
         lambda = next;
@@ -250,15 +263,7 @@ fn solve_by_dual_bracket(
         let (ma, mb) = last?;
         iterations += minimum.steps + 1;
         x = minimum.point;
-        let optimum = |lambda| SocpOptimum {
-            point: x,
-            s_a: ma.value.sqrt(),
-            s_b: mb.value.sqrt(),
-            lambda,
-            gradient_a: ma.gradient,
-            gradient_b: mb.gradient,
-            iterations,
-        };
+        let optimum = |lambda| SocpOptimum::at(x, lambda, &ma, &mb, iterations);
         // The dual derivative h(lambda) and its bracket.
         let h = mb.value - ma.value;
         if h.abs() <= 1e-15 * (ma.value + mb.value) {

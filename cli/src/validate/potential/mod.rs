@@ -36,17 +36,11 @@ pub fn validate_sized(options: &Options, pairs: usize, samples: usize) -> Outcom
         random::validate(options, pairs),
         table2::validate(samples),
     ];
-    let mut report = "\n## Potential particles: our SOCP solver (Boon, Houlsby & Utili 2013, eq. \
-                      (6)) against closed forms and clarabel 0.11 (issue 7), f64\n"
-        .to_string();
-    let mut passed = true;
-    for s in &sections {
-        report += &s.report;
-        passed &= s.passed;
-    }
-    report += &format!(
-        "\npotential section: {:.1} s wall\n",
-        started.elapsed().as_secs_f64()
-    );
-    Outcome { report, passed }
+    super::joined(
+        "\n## Potential particles: our SOCP solver (Boon, Houlsby & Utili 2013, eq. \
+                      (6)) against closed forms and clarabel 0.11 (issue 7), f64\n",
+        "potential",
+        started,
+        &sections,
+    )
 }

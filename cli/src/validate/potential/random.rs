@@ -2,7 +2,7 @@
 //! warm-started DEM-like sequences against cold queries.
 
 use super::super::polyhedra::verdict;
-use super::super::{progress, MaxError, MustBeZero, Options, Outcome};
+use super::super::{over_threads, MaxError, MustBeZero, Options, Outcome};
 use crate::bench::potential::Workload;
 use crate::potential_pairs::{catalogue, place, NamedParticle};
 use crate::potential_reference::{agreement, clarabel_socp, normal, overlap_by_bisection};
@@ -11,7 +11,6 @@ use crate::table::{sci, Table};
 use demcontact::narrow::{collide, potential_socp::potential_socp};
 use demcontact::shapes::Shape;
 use demcontact::WarmState;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `s` must agree with clarabel's to this, relative (issue 7).
 pub const S_TOLERANCE: f64 = 1e-7;
@@ -160,39 +159,21 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
     let combos: Vec<(usize, usize)> = (0..shapes.len())
         .flat_map(|i| (i..shapes.len()).map(move |j| (i, j)))
         .collect();
-    let chunks = pairs.div_ceil(CHUNK);
-    let bar = progress(options, chunks as u64, "potential particle pairs");
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<Stats> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut stats = Stats::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= chunks {
-                            return stats;
-                        }
-                        let seed = options.seed
-                            ^ (0x706f_7465 << 32)
-                            ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        let mut rng = sampling::rng(seed);
-                        for i in 0..CHUNK.min(pairs - k * CHUNK) {
-                            let (a, b) = combos[(k * CHUNK + i) % combos.len()];
-                            stats.check(&mut rng, &shapes[a], &shapes[b]);
-                        }
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker"))
-            .collect()
-    });
-    bar.finish_and_clear();
+    let parts = over_threads(
+        options,
+        pairs.div_ceil(CHUNK),
+        "potential particle pairs",
+        Stats::new,
+        |stats, k| {
+            let seed =
+                options.seed ^ (0x706f_7465 << 32) ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = sampling::rng(seed);
+            for i in 0..CHUNK.min(pairs - k * CHUNK) {
+                let (a, b) = combos[(k * CHUNK + i) % combos.len()];
+                stats.check(&mut rng, &shapes[a], &shapes[b]);
+            }
+        },
+    );
     let mut s = Stats::new();
     for p in &parts {
         s.merge(p);
