@@ -187,6 +187,20 @@ fn c_program_checks_polyhedron_numbers_lists_and_bad_inputs() {
 }
 
 #[test]
+fn c_program_checks_potential_particle_numbers_and_bad_inputs() {
+    let dir = scratch("c_potential");
+    let mut flags = vec!["-std=c99"];
+    flags.extend(STRICT);
+    let out = build_and_run(
+        compiler(Lang::C),
+        &[&c_source("potential.c")],
+        &dir.join("potential"),
+        &flags,
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
 fn c_program_queries_from_many_threads_at_once() {
     let dir = scratch("c_threads");
     let mut flags = vec!["-std=c99", "-pthread"];

@@ -654,3 +654,18 @@ fn fortran_program_checks_polyhedron_contacts_lists_and_errors() {
     let out = run_ok(&mut Command::new(&exe));
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
 }
+
+#[test]
+fn fortran_program_checks_potential_particle_numbers_and_errors() {
+    let dir = scratch("fortran_potential");
+    let module_object = compile_module(&dir);
+    let exe = dir.join("potential");
+    run_ok(&mut fortran_build(
+        &dir,
+        &module_object,
+        &repo_root().join("ffi_tests/fortran/potential.f90"),
+        &exe,
+    ));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}

@@ -174,7 +174,8 @@ typedef int32_t demcontact_contact_type;
  *
  * When the bodies overlap (`touching == 1`): `penetration > 0` is the overlap depth along `normal`,
  * `point_a` is the point of A deepest inside B, `point_b` the point of B deepest inside A, and
- * `point` their midpoint, where a force law applies the force. When they are apart (`touching == 0`):
+ * `point` their midpoint, where a force law applies the force (for
+ * `DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE`, the optimum of the potential particles' program). When they are apart (`touching == 0`):
  * `penetration == 0`, `separation >= 0` bounds the gap from below (it is the exact distance when
  * `flags & DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT`, and then `point_a`, `point_b` are the closest
  * points). `normal` is a unit vector from A towards B in both cases. A failed query writes all zeros.
@@ -189,7 +190,8 @@ typedef struct demcontact_contact {
    */
   double point_b[3];
   /**
-   * The midpoint of `point_a` and `point_b`: the contact point for force laws (world frame).
+   * The midpoint of `point_a` and `point_b`: the contact point for force laws (world frame); for
+   * `DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE`, the optimum of eq. (6) of Boon et al. (2013).
    */
   double point[3];
   /**
@@ -360,6 +362,14 @@ typedef struct demcontact_body_contact {
 #define DEMCONTACT_CONTACT_TYPE_FACE_FACE 7
 
 /**
+ * Potential particles (Boon, Houlsby & Utili 2013): `point` is the optimum of their second-order
+ * cone program (eq. (6)), not the midpoint of `point_a` and `point_b`; when overlapping, `point_a`
+ * and `point_b` are the surface points along the normal through it, when apart the support points
+ * of the two bodies towards the separating plane through it.
+ */
+#define DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE 8
+
+/**
  * No contact: the kind of an unused record.
  */
 #define DEMCONTACT_BASIC_NONE 0
@@ -393,6 +403,11 @@ typedef struct demcontact_body_contact {
  * A convex polyhedron (`demcontact_polyhedron_create`).
  */
 #define DEMCONTACT_SHAPE_POLYHEDRON 3
+
+/**
+ * A potential particle (`demcontact_potential_particle_create`).
+ */
+#define DEMCONTACT_SHAPE_POTENTIAL_PARTICLE 4
 
 /**
  * Success.
@@ -701,6 +716,38 @@ demcontact_status demcontact_contact_list(const struct demcontact_shape *a,
                                           struct demcontact_basic_contact *list,
                                           size_t capacity,
                                           size_t *count);
+
+/**
+ * Creates a potential particle (Boon, Houlsby & Utili 2013, eq. (2)):
+ * `f = (1-k) (sum_i <a_i x + b_i y + c_i z - d_i>^2 / r^2 - 1) + k (|x|^2 / R^2 - 1)`, the body
+ * where `f <= 0`, in its body frame (host length unit).
+ *
+ * `abcd` holds the `n_planes` planes as `a0, b0, c0, d0, a1, ...` (`4 * n_planes` doubles): outward
+ * normals `(a, b, c)` of any non-zero length (each plane is divided by its normal's length, which
+ * leaves the plane unchanged and makes `d` its distance from the origin) and `d > 0` (the body-frame
+ * origin inside every plane). `r > 0` is the rounding, `R > 0` the shadow sphere's radius and `k`
+ * in the open range (0, 1) its weight. Pairs of potential particles use the second-order cone
+ * program of the paper's eq. (6) (contact type `DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE`);
+ * paired with any other family, `demcontact_collide` returns `DEMCONTACT_STATUS_UNSUPPORTED_PAIR`.
+ *
+ * On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on
+ * failure `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or
+ * `abcd` is NULL with `n_planes > 0`; `DEMCONTACT_STATUS_NON_FINITE` for a NaN or infinite number;
+ * `DEMCONTACT_STATUS_INVALID_ARGUMENT` for `r <= 0`, `R <= 0`, `k` outside (0, 1), a plane with
+ * `d <= 0`, or a count whose `4 * n_planes` doubles cannot be addressed;
+ * `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 planes, a zero normal, or normals that do
+ * not positively span 3-D (the planes bound no finite body). Thread-safe.
+ *
+ * # Safety
+ * `abcd` is NULL or points to `4 * n_planes` readable doubles; `out` is NULL or points to writable
+ * storage for one pointer.
+ */
+demcontact_status demcontact_potential_particle_create(const double *abcd,
+                                                       size_t n_planes,
+                                                       double r,
+                                                       double R,
+                                                       double k,
+                                                       struct demcontact_shape **out);
 
 /**
  * Creates a sphere of `radius` (host length unit) centred on its body-frame origin.

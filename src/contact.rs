@@ -29,6 +29,11 @@ pub enum ContactKind {
     EdgeFace = 6,
     /// Polyhedra: a face of each body (composite: a polygon of basic contacts).
     FaceFace = 7,
+    /// Potential particles (Boon, Houlsby & Utili 2013): `point` is the optimum of their
+    /// second-order cone program (eq. (6)), not the midpoint of `point_a` and `point_b`; `point_a`
+    /// and `point_b` are the surface points along the normal through it (overlap), or the support
+    /// points towards the separating plane (apart).
+    PotentialParticle = 8,
 }
 
 /// A pair's contact, A and B as passed to the query.
@@ -42,7 +47,8 @@ pub struct Contact {
     pub point_a: Vector3<f64>,
     /// The point of B's surface that takes part in the contact (as `point_a`, for B).
     pub point_b: Vector3<f64>,
-    /// The contact point handed to force laws: the midpoint of `point_a` and `point_b`.
+    /// The contact point handed to force laws: the midpoint of `point_a` and `point_b`, except for
+    /// [`ContactKind::PotentialParticle`] (the optimum of the potential particles' program).
     pub point: Vector3<f64>,
     /// Unit normal, pointing from A to B.
     pub normal: Vector3<f64>,

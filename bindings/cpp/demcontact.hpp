@@ -232,6 +232,21 @@ class Shape {
     return polyhedron(xyz.empty() ? nullptr : &xyz[0], points.size());
   }
 
+  /**
+   * A potential particle (Boon, Houlsby & Utili 2013, eq. (2)) from `n_planes` planes `abcd` holding
+   * `a0, b0, c0, d0, a1, ...` (outward normals of any non-zero length, `d > 0`), the rounding `r > 0`,
+   * the shadow sphere's radius `R > 0` and its weight `k` in (0, 1). Throws
+   * Error(DEMCONTACT_STATUS_DEGENERATE_GEOMETRY) for planes that bound no finite body,
+   * Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) for parameters out of range,
+   * Error(DEMCONTACT_STATUS_NON_FINITE) for NaN or infinite numbers.
+   */
+  static Shape potential_particle(const double* abcd, std::size_t n_planes, double r, double R,
+                                  double k) {
+    demcontact_shape* handle = nullptr;
+    detail::check(demcontact_potential_particle_create(abcd, n_planes, r, R, k, &handle));
+    return Shape(handle);
+  }
+
   Shape(const Shape&) = delete;
   Shape& operator=(const Shape&) = delete;
 

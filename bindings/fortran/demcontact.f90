@@ -73,6 +73,9 @@ module demcontact
   integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_EDGE_FACE = 6
   !> Polyhedra: a face of each body (a polygon of basic contacts).
   integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_FACE_FACE = 7
+  !> Potential particles (Boon et al. 2013): point is the optimum of their SOCP (eq. (6)), not the
+  !> midpoint of point_a and point_b.
+  integer(c_int32_t), parameter, public :: DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE = 8
 
   !> Basic contact kinds (demcontact_basic_contact%kind): no contact (an unused record).
   integer(c_int32_t), parameter, public :: DEMCONTACT_BASIC_NONE = 0
@@ -89,6 +92,8 @@ module demcontact
   integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_SUPERELLIPSOID = 2
   !> A convex polyhedron (demcontact_polyhedron_create).
   integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_POLYHEDRON = 3
+  !> A potential particle (demcontact_potential_particle_create).
+  integer(c_int32_t), parameter, public :: DEMCONTACT_SHAPE_POTENTIAL_PARTICLE = 4
 
   !> Status: success.
   integer(c_int32_t), parameter, public :: DEMCONTACT_STATUS_OK = 0
@@ -189,6 +194,7 @@ module demcontact
   public :: demcontact_polyhedron_create, demcontact_polyhedron_mass_properties
   public :: demcontact_polyhedron_counts, demcontact_polyhedron_vertex_source
   public :: demcontact_contact_list
+  public :: demcontact_potential_particle_create
   public :: demcontact_warm_state_angles, demcontact_warm_state_from_angles
   public :: demcontact_shape_bounding_radius, demcontact_shape_aabb, demcontact_status_name
   public :: demcontact_version, demcontact_library_abi_version
@@ -269,6 +275,22 @@ module demcontact
       type(c_ptr), intent(out) :: out
       integer(c_int32_t) :: status
     end function demcontact_polyhedron_create
+
+    !> Creates a potential particle (Boon, Houlsby & Utili 2013, eq. (2)) from n_planes planes
+    !> abcd(4, n_planes) (a, b, c, d per column: outward normal of any non-zero length, d > 0), the
+    !> rounding r (rounding > 0), the shadow sphere's radius R (shadow_radius > 0) and its weight k in
+    !> (0, 1), into out (c_null_ptr on failure). Planes that bound no finite body:
+    !> DEMCONTACT_STATUS_DEGENERATE_GEOMETRY; r, R <= 0 or k outside (0, 1):
+    !> DEMCONTACT_STATUS_INVALID_ARGUMENT; NaN or infinite numbers: DEMCONTACT_STATUS_NON_FINITE.
+    function demcontact_potential_particle_create(abcd, n_planes, rounding, shadow_radius, k, out) &
+        bind(C, name="demcontact_potential_particle_create") result(status)
+      import :: c_double, c_size_t, c_ptr, c_int32_t
+      real(c_double), intent(in) :: abcd(*)
+      integer(c_size_t), value :: n_planes
+      real(c_double), value :: rounding, shadow_radius, k
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function demcontact_potential_particle_create
 
     !> The polyhedron's volume (length unit cubed) and centroid(3) (uniform density, body frame).
     function demcontact_polyhedron_mass_properties(shape, volume, centroid) &

@@ -8,6 +8,8 @@ pub mod peers;
 pub mod polyhedron_motion;
 pub mod polyhedron_pairs;
 pub mod polyhedron_reference;
+pub mod potential_pairs;
+pub mod potential_reference;
 pub mod sampling;
 pub mod sphere_pairs;
 pub mod superellipsoid_pairs;

@@ -27,7 +27,7 @@ enum Command {
         /// Where to write the figures (SVG).
         #[arg(long, default_value = "target/validation")]
         figures: std::path::PathBuf,
-        /// Run only this family's protocol (spheres, superellipsoids, polyhedra, broad).
+        /// Run only this family's protocol (spheres, superellipsoids, polyhedra, potential, broad).
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(demcontact_cli::validate::families()))]
         only: Option<String>,
     },
@@ -36,7 +36,7 @@ enum Command {
         /// Fewer samples, for a quick look (the figures are noisier).
         #[arg(long)]
         quick: bool,
-        /// Run only this family's benchmarks (spheres, superellipsoids, polyhedra, broad).
+        /// Run only this family's benchmarks (spheres, superellipsoids, polyhedra, potential, broad).
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(demcontact_cli::bench::FAMILIES))]
         only: Option<String>,
     },

@@ -213,6 +213,24 @@ void test_exceptions() {
   EXPECT_ERROR(demcontact::Shape::sphere(std::numeric_limits<double>::infinity()),
                DEMCONTACT_STATUS_NON_FINITE, "");
 
+  // Potential particles: six axis planes at 100 (the sphere limit, radius R / sqrt(k) = 2); five of
+  // them bound no finite body.
+  double planes[24] = {0.0};
+  for (int i = 0; i < 6; ++i) {
+    planes[4 * i + i / 2] = (i % 2 == 0) ? 1.0 : -1.0;
+    planes[4 * i + 3] = 100.0;
+  }
+  const demcontact::Shape ball = demcontact::Shape::potential_particle(planes, 6, 0.1, 1.0, 0.25);
+  CHECK(ball.family() == DEMCONTACT_SHAPE_POTENTIAL_PARTICLE);
+  CHECK_NEAR(demcontact::collide(ball, demcontact::identity_pose(), ball,
+                                 demcontact::make_pose(3.5, 0.0, 0.0))
+                 .penetration,
+             0.5, 1e-12);
+  EXPECT_ERROR(demcontact::Shape::potential_particle(planes, 5, 0.1, 1.0, 0.25),
+               DEMCONTACT_STATUS_DEGENERATE_GEOMETRY, "");
+  EXPECT_ERROR(demcontact::Shape::potential_particle(planes, 6, 0.1, 1.0, 1.0),
+               DEMCONTACT_STATUS_INVALID_ARGUMENT, "");
+
   const demcontact::Shape a = demcontact::Shape::sphere(1.0);
   const demcontact_pose good = demcontact::identity_pose();
   const demcontact_pose far_from_unit = demcontact::make_pose(1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0);

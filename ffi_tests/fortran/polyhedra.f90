@@ -36,36 +36,7 @@ program polyhedra
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      write (*, '(2a)') "CHECK failed: ", what
-      failures = failures + 1
-    end if
-  end subroutine check
-
-  subroutine check_near(got, want, tol, what)
-    real(c_double), intent(in) :: got, want, tol
-    character(len=*), intent(in) :: what
-    if (.not. abs(got - want) <= tol) then
-      write (*, '(3a,es25.17,a,es25.17)') "CHECK_NEAR failed: ", what, " = ", got, &
-        ", expected ", want
-      failures = failures + 1
-    end if
-  end subroutine check_near
-
-  subroutine check_status(got, want, what)
-    integer(c_int32_t), intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    if (got /= want) then
-      write (*, '(6a)') "CHECK_STATUS failed: ", what, " returned ", &
-        demcontact_string(demcontact_status_name(got)), ", expected ", &
-        demcontact_string(demcontact_status_name(want))
-      write (*, '(2a)') "  message: ", demcontact_error_text()
-      failures = failures + 1
-    end if
-  end subroutine check_status
+  include "checks.inc"
 
   !> A pose at (x, y, z) turned by angle (radians) about z.
   function about_z(x, y, z, angle) result(p)

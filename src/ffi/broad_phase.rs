@@ -2,7 +2,7 @@
 //! themselves.
 
 use super::boundary::run;
-use super::pointers::{arg, arg_mut, copy_prefix, new_boxed, points, release_boxed, slice};
+use super::pointers::{arg, arg_mut, copy_prefix, new_boxed, records, release_boxed, slice};
 use super::status::demcontact_status;
 use crate::broad::{Aabb, BodyPair, BoundingSphere, Bounds, BroadPhase};
 
@@ -111,7 +111,7 @@ pub unsafe extern "C" fn demcontact_broad_phase_update_spheres(
 ) -> demcontact_status {
     run(|| {
         let this = unsafe { arg_mut(broad, "broad") }?;
-        let centres = unsafe { points(centres, n, "centres", "n") }?;
+        let centres = unsafe { records::<3>(centres, n, "centres", "n") }?;
         let radii = unsafe { slice(radii, n, "radii") }?;
         this.spheres.clear();
         this.spheres.extend(
@@ -148,8 +148,8 @@ pub unsafe extern "C" fn demcontact_broad_phase_update_boxes(
 ) -> demcontact_status {
     run(|| {
         let this = unsafe { arg_mut(broad, "broad") }?;
-        let lo = unsafe { points(lo, n, "lo", "n") }?;
-        let hi = unsafe { points(hi, n, "hi", "n") }?;
+        let lo = unsafe { records::<3>(lo, n, "lo", "n") }?;
+        let hi = unsafe { records::<3>(hi, n, "hi", "n") }?;
         this.boxes.clear();
         this.boxes
             .extend(lo.iter().zip(hi).map(|(&lo, &hi)| Aabb { lo, hi }));

@@ -29,6 +29,11 @@ pub const DEMCONTACT_CONTACT_TYPE_EDGE_EDGE: demcontact_contact_type = 5;
 pub const DEMCONTACT_CONTACT_TYPE_EDGE_FACE: demcontact_contact_type = 6;
 /// Polyhedra: a face of each body (a polygon of basic contacts in `demcontact_contact_list`).
 pub const DEMCONTACT_CONTACT_TYPE_FACE_FACE: demcontact_contact_type = 7;
+/// Potential particles (Boon, Houlsby & Utili 2013): `point` is the optimum of their second-order
+/// cone program (eq. (6)), not the midpoint of `point_a` and `point_b`; when overlapping, `point_a`
+/// and `point_b` are the surface points along the normal through it, when apart the support points
+/// of the two bodies towards the separating plane through it.
+pub const DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE: demcontact_contact_type = 8;
 
 /// `demcontact_contact.flags` bit: `separation` is the exact gap, not only a lower bound.
 pub const DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT: u32 = 1;
@@ -39,7 +44,8 @@ pub const DEMCONTACT_CONTACT_FLAG_WARM_STARTED: u32 = 2;
 ///
 /// When the bodies overlap (`touching == 1`): `penetration > 0` is the overlap depth along `normal`,
 /// `point_a` is the point of A deepest inside B, `point_b` the point of B deepest inside A, and
-/// `point` their midpoint, where a force law applies the force. When they are apart (`touching == 0`):
+/// `point` their midpoint, where a force law applies the force (for
+/// `DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE`, the optimum of the potential particles' program). When they are apart (`touching == 0`):
 /// `penetration == 0`, `separation >= 0` bounds the gap from below (it is the exact distance when
 /// `flags & DEMCONTACT_CONTACT_FLAG_SEPARATION_EXACT`, and then `point_a`, `point_b` are the closest
 /// points). `normal` is a unit vector from A towards B in both cases. A failed query writes all zeros.
@@ -50,7 +56,8 @@ pub struct demcontact_contact {
     pub point_a: [f64; 3],
     /// The contact point of B's surface (world frame).
     pub point_b: [f64; 3],
-    /// The midpoint of `point_a` and `point_b`: the contact point for force laws (world frame).
+    /// The midpoint of `point_a` and `point_b`: the contact point for force laws (world frame); for
+    /// `DEMCONTACT_CONTACT_TYPE_POTENTIAL_PARTICLE`, the optimum of eq. (6) of Boon et al. (2013).
     pub point: [f64; 3],
     /// Unit contact normal, pointing from A to B (world frame).
     pub normal: [f64; 3],

@@ -41,6 +41,22 @@ pub(crate) unsafe fn slice<'a, T>(
     }
 }
 
+/// The `count` records of `N` doubles each at `ptr` (`N * count` doubles: the x, y, z of each point
+/// in turn for `N = 3`) as arrays, as [`slice`]; a count whose doubles cannot be addressed is an
+/// invalid-argument failure naming `count_name` (see [`addressable`]).
+///
+/// # Safety
+/// As [`slice`] for `N * count` doubles.
+pub(crate) unsafe fn records<'a, const N: usize>(
+    ptr: *const f64,
+    count: usize,
+    name: &str,
+    count_name: &str,
+) -> Result<&'a [[f64; N]], Failure> {
+    addressable::<[f64; N]>(count, count_name)?;
+    slice(ptr.cast::<[f64; N]>(), count, name)
+}
+
 /// The mutable slice `ptr[0..len]`, as [`slice`].
 ///
 /// # Safety
@@ -69,21 +85,6 @@ pub(crate) unsafe fn optional_slice_mut<'a, T>(ptr: *mut T, len: usize) -> Optio
     } else {
         Some(std::slice::from_raw_parts_mut(ptr, len))
     }
-}
-
-/// The `n` points `xyz[0..3n]` (x, y, z of each point in turn) as triples; `n == 0` accepts NULL.
-/// `count` names `n` in the message when `3 * n` doubles cannot be addressed.
-///
-/// # Safety
-/// When `n > 0`, `xyz` points to `3 * n` readable doubles that outlive the slice.
-pub(crate) unsafe fn points<'a>(
-    xyz: *const f64,
-    n: usize,
-    name: &str,
-    count: &str,
-) -> Result<&'a [[f64; 3]], Failure> {
-    addressable::<[f64; 3]>(n, count)?;
-    slice(xyz.cast::<[f64; 3]>(), n, name)
 }
 
 /// Checks that `n` elements of `T` can be addressed (a slice spans at most `isize::MAX` bytes): a

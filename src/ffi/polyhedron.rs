@@ -4,7 +4,7 @@
 
 use super::boundary::{run, Failure};
 use super::contact::demcontact_contact;
-use super::pointers::{arg, arg_mut, points};
+use super::pointers::{arg, arg_mut, records};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::*;
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn demcontact_polyhedron_create(
     run(|| {
         let out = unsafe { arg_mut(out, "out") }?;
         *out = std::ptr::null_mut();
-        let points: Vec<Vector3<f64>> = unsafe { points(xyz, n_points, "xyz", "n_points") }?
+        let points: Vec<Vector3<f64>> = unsafe { records::<3>(xyz, n_points, "xyz", "n_points") }?
             .iter()
             .map(|p| Vector3::from(*p))
             .collect();

@@ -25,6 +25,8 @@ pub const DEMCONTACT_SHAPE_SPHERE: demcontact_shape_family_code = 1;
 pub const DEMCONTACT_SHAPE_SUPERELLIPSOID: demcontact_shape_family_code = 2;
 /// A convex polyhedron (`demcontact_polyhedron_create`).
 pub const DEMCONTACT_SHAPE_POLYHEDRON: demcontact_shape_family_code = 3;
+/// A potential particle (`demcontact_potential_particle_create`).
+pub const DEMCONTACT_SHAPE_POTENTIAL_PARTICLE: demcontact_shape_family_code = 4;
 
 impl demcontact_shape {
     /// Moves `shape` into a new handle owned by the caller.

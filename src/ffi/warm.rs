@@ -76,7 +76,8 @@ unsafe fn common_normal_pair(
         )
         .into());
     }
-    if matches!(a, Shape::Polyhedron(_)) || matches!(b, Shape::Polyhedron(_)) {
+    let other_kernel = |s: &Shape| matches!(s, Shape::Polyhedron(_) | Shape::PotentialParticle(_));
+    if other_kernel(a) || other_kernel(b) {
         return Err(crate::Error::UnsupportedPair(format!(
             "a {:?} with a {:?}: contact-direction angles are for the common-normal kernel \
              (superellipsoids, or a superellipsoid with a sphere)",

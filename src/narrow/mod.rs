@@ -10,6 +10,7 @@ mod batch;
 pub mod common_normal;
 pub mod fast_direct_search;
 pub mod gjk;
+pub mod potential_socp;
 mod sphere_sphere;
 
 pub use batch::for_each_chunk;
@@ -27,6 +28,7 @@ pub fn is_known_kernel(kernel: u32) -> bool {
     kernel == sphere_sphere::KERNEL
         || kernel == common_normal::KERNEL
         || kernel == fast_direct_search::KERNEL
+        || kernel == potential_socp::KERNEL
 }
 
 /// The contact of shape `a` at `pose_a` with shape `b` at `pose_b`, in the world frame.
@@ -110,16 +112,26 @@ fn pair_contact(
                 .contact
                 .transformed(pose_a)
         }
-        (Shape::Polyhedron(_), _) | (_, Shape::Polyhedron(_)) => {
+        (Shape::PotentialParticle(pa), Shape::PotentialParticle(pb)) => {
+            potential_socp::potential_socp(pa, pb, &pose_a.relative(pose_b), state)?
+                .contact
+                .transformed(pose_a)
+        }
+        (Shape::Polyhedron(_), _)
+        | (_, Shape::Polyhedron(_))
+        | (Shape::PotentialParticle(_), _)
+        | (_, Shape::PotentialParticle(_)) => {
             return Err(unsupported_mix(a, b));
         }
     })
 }
 
-/// The error for a polyhedron paired with a smooth shape (no kernel for that mix yet).
+/// The error for a polyhedron or a potential particle paired with another family (no kernel for
+/// that mix yet).
 fn unsupported_mix(a: &Shape, b: &Shape) -> Error {
     Error::UnsupportedPair(format!(
-        "no contact kernel for a {:?} with a {:?}: polyhedra pair only with polyhedra so far",
+        "no contact kernel for a {:?} with a {:?}: polyhedra pair only with polyhedra and potential \
+         particles only with potential particles so far",
         a.family(),
         b.family()
     ))

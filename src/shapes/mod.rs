@@ -2,11 +2,15 @@
 //! [`crate::narrow`].
 
 mod polyhedron;
+mod potential_particle;
 mod smooth_convex;
 mod sphere;
 mod superellipsoid;
 
 pub use polyhedron::{GaussArc, Polyhedron, PolyhedronEdge};
+pub use potential_particle::{
+    minimise_piecewise_quadratic, Minimum, PotentialParticle, QuadraticModel,
+};
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{PointDerivatives, Superellipsoid};
@@ -26,6 +30,8 @@ pub enum ShapeFamily {
     Superellipsoid = 2,
     /// [`Polyhedron`].
     Polyhedron = 3,
+    /// [`PotentialParticle`].
+    PotentialParticle = 4,
 }
 
 /// A particle shape of any supported family, in its body frame.
@@ -40,6 +46,8 @@ pub enum Shape {
     Superellipsoid(Superellipsoid),
     /// A convex polyhedron in the caller's frame (its vertices as given).
     Polyhedron(Polyhedron),
+    /// A potential particle (Boon, Houlsby & Utili 2013, eq. (2)) in its body frame.
+    PotentialParticle(PotentialParticle),
 }
 
 impl AsRef<Shape> for Shape {
@@ -55,15 +63,18 @@ impl Shape {
             Shape::Sphere(_) => ShapeFamily::Sphere,
             Shape::Superellipsoid(_) => ShapeFamily::Superellipsoid,
             Shape::Polyhedron(_) => ShapeFamily::Polyhedron,
+            Shape::PotentialParticle(_) => ShapeFamily::PotentialParticle,
         }
     }
 
-    /// The radius of the smallest sphere about the body-frame origin that holds the shape.
+    /// The radius of the smallest sphere about the body-frame origin that holds the shape (for a
+    /// potential particle, a sphere that holds it: see [`PotentialParticle::bounding_radius`]).
     pub fn bounding_radius(&self) -> f64 {
         match self {
             Shape::Sphere(s) => s.radius(),
             Shape::Superellipsoid(s) => s.bounding_radius(),
             Shape::Polyhedron(p) => p.bounding_radius(),
+            Shape::PotentialParticle(p) => p.bounding_radius(),
         }
     }
 
@@ -73,6 +84,7 @@ impl Shape {
             Shape::Sphere(s) => s.support_point(direction),
             Shape::Superellipsoid(s) => s.support_point(direction),
             Shape::Polyhedron(p) => p.support_point(direction),
+            Shape::PotentialParticle(p) => p.support_point(direction),
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod broad;
 pub mod polyhedra;
+pub mod potential;
 pub mod spheres;
 pub mod superellipsoids;
 
@@ -29,7 +30,13 @@ impl Options {
 }
 
 /// The families with benchmarks, in the order they run.
-pub const FAMILIES: [&str; 4] = ["spheres", "superellipsoids", "polyhedra", "broad"];
+pub const FAMILIES: [&str; 5] = [
+    "spheres",
+    "superellipsoids",
+    "polyhedra",
+    "potential",
+    "broad",
+];
 
 /// Runs every family's benchmarks and prints the tables.
 pub fn run(options: &Options) {
@@ -67,6 +74,10 @@ pub fn run_selected(options: &Options, only: Option<&str>) {
         let (timing, accuracy) = polyhedra::bench(options);
         print!("{}", timing.render());
         print!("{}", accuracy.render());
+    }
+    if selected("potential") {
+        separate();
+        print!("{}", potential::bench(options).render());
     }
     if selected("broad") {
         separate();

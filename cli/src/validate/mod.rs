@@ -3,6 +3,7 @@
 
 mod broad;
 mod polyhedra;
+mod potential;
 mod spheres;
 mod superellipsoids;
 
@@ -33,10 +34,11 @@ pub struct Outcome {
 type Protocol = fn(&Options) -> Outcome;
 
 /// Every family's protocol, by name, in the order they run.
-const FAMILIES: [(&str, Protocol); 4] = [
+const FAMILIES: [(&str, Protocol); 5] = [
     ("spheres", spheres::validate),
     ("superellipsoids", superellipsoids::validate),
     ("polyhedra", polyhedra::validate),
+    ("potential", potential::validate),
     ("broad", broad::validate),
 ];
 
@@ -85,6 +87,65 @@ pub fn progress(options: &Options, len: u64, message: &str) -> ProgressBar {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
+}
+
+/// One family's outcome from its sections: `heading`, then every section's report, then the wall
+/// time since `started` labelled `family`; passed when every section passed.
+pub fn joined(
+    heading: &str,
+    family: &str,
+    started: std::time::Instant,
+    sections: &[Outcome],
+) -> Outcome {
+    let mut report = heading.to_string();
+    let mut passed = true;
+    for s in sections {
+        report += &s.report;
+        passed &= s.passed;
+    }
+    report += &format!(
+        "\n{family} section: {:.1} s wall\n",
+        started.elapsed().as_secs_f64()
+    );
+    Outcome { report, passed }
+}
+
+/// Runs chunks `0..chunks` of a protocol over all cores, each thread taking the next chunk `k`
+/// and calling `work(&mut tally, k)` on its own tally (made by `new`); a progress bar labelled
+/// `message` counts the chunks. Returns the threads' tallies, for the caller to merge.
+pub fn over_threads<S: Send>(
+    options: &Options,
+    chunks: usize,
+    message: &str,
+    new: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) + Sync,
+) -> Vec<S> {
+    let bar = progress(options, chunks as u64, message);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut tally = new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= chunks {
+                            return tally;
+                        }
+                        work(&mut tally, k);
+                        bar.inc(1);
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("worker"))
+            .collect()
+    });
+    bar.finish_and_clear();
+    parts
 }
 
 /// The largest value seen of one error measure, against the bound it must stay within.
@@ -179,6 +240,28 @@ mod tests {
             "Polyhedra (a)",
             "Polyhedra (b): 400 random pairs",
             "200 steps per sequence",
+        ] {
+            assert!(outcome.report.contains(section), "{}", outcome.report);
+        }
+        assert!(!outcome.report.contains("FAIL"), "{}", outcome.report);
+    }
+
+    #[test]
+    fn potential_particle_protocol_passes_on_a_small_run() {
+        // A debug build runs clarabel slowly: 150 random pairs, Table 2 timed once.
+        let o = Options {
+            pairs: 1500,
+            seed: 9,
+            progress: false,
+            figures: None,
+        };
+        let outcome = potential::validate_sized(&o, 150, 1);
+        assert!(outcome.passed, "{}", outcome.report);
+        for section in [
+            "Potential particles (a)",
+            "(b): 150 random pairs",
+            "(c)",
+            "Table 2",
         ] {
             assert!(outcome.report.contains(section), "{}", outcome.report);
         }

@@ -15,7 +15,7 @@
 //!   common normal did not make the bodies overlap (sharp tips can pass each other) and the pair is
 //!   reported as such.
 
-use super::{progress, MustBeZero, Options, Outcome};
+use super::{over_threads, MustBeZero, Options, Outcome};
 use crate::figure::iteration_histogram_svg;
 use crate::sampling;
 use crate::superellipsoid_pairs::{pair, Interval, Series, SuperellipsoidPair};
@@ -224,39 +224,17 @@ pub fn run_series(options: &Options, interval: Interval, series: Series) -> Stat
             "s2"
         }
     );
-    let bar = progress(options, chunks as u64, &label);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<Stats> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut stats = Stats::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if k >= chunks {
-                            return stats;
-                        }
-                        let seed = options.seed
-                            ^ ((interval.number() as u64) << 56)
-                            ^ ((series as u64) << 48)
-                            ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        let mut rng = sampling::rng(seed);
-                        let n = CHUNK.min(options.pairs - k * CHUNK);
-                        for _ in 0..n {
-                            check(&pair(interval, series, &mut rng), series, &mut stats);
-                        }
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker"))
-            .collect()
+    let parts = over_threads(options, chunks, &label, Stats::new, |stats, k| {
+        let seed = options.seed
+            ^ ((interval.number() as u64) << 56)
+            ^ ((series as u64) << 48)
+            ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut rng = sampling::rng(seed);
+        let n = CHUNK.min(options.pairs - k * CHUNK);
+        for _ in 0..n {
+            check(&pair(interval, series, &mut rng), series, stats);
+        }
     });
-    bar.finish_and_clear();
     let mut total = Stats::new();
     for p in &parts {
         total.merge(p);

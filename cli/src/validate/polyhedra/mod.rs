@@ -95,18 +95,11 @@ pub fn validate_sized(options: &Options, pairs: usize, steps: usize) -> Outcome 
         random::validate(options, pairs),
         motion::validate(options, steps),
     ];
-    let mut report =
+    super::joined(
         "\n## Convex polyhedra: Fast Direct Search (Zheng et al. 2017) against the exact \
-                      separating-axis reference (issue 6), f64\n"
-            .to_string();
-    let mut passed = true;
-    for s in &sections {
-        report += &s.report;
-        passed &= s.passed;
-    }
-    report += &format!(
-        "\npolyhedra section: {:.1} s wall\n",
-        started.elapsed().as_secs_f64()
-    );
-    Outcome { report, passed }
+                      separating-axis reference (issue 6), f64\n",
+        "polyhedra",
+        started,
+        &sections,
+    )
 }

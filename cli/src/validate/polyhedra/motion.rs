@@ -10,10 +10,9 @@ use super::{angle, depth_ok, verdict, DEPTH_TOLERANCE, NORMAL_TOLERANCE};
 use crate::polyhedron_motion::{motion, Blocks, GapProfile, Mode, Motion, Steps};
 use crate::sampling;
 use crate::table::{sci, Table};
-use crate::validate::{progress, MaxError, MustBeZero, Options, Outcome};
+use crate::validate::{over_threads, MaxError, MustBeZero, Options, Outcome};
 use demcontact::narrow::collide;
 use demcontact::{Contact, WarmState};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The sequences: which blocks move, and how.
 pub const SEQUENCES: [(Blocks, Mode); 6] = [
@@ -184,45 +183,29 @@ impl Stats {
 
 /// Runs the sequences of `steps` steps over all cores; the table and whether every check passed.
 pub fn validate(options: &Options, steps: usize) -> Outcome {
-    let bar = progress(options, SEQUENCES.len() as u64, "polyhedra motion");
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<Vec<(usize, Stats)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= SEQUENCES.len() {
-                            return done;
-                        }
-                        let mut rng = sampling::rng(options.seed ^ (0x6d6f_7469 << 24) ^ k as u64);
-                        let (blocks, mode) = SEQUENCES[k];
-                        let (a, b) = blocks.bodies(&mut rng);
-                        let m = motion(
-                            a,
-                            b,
-                            steps,
-                            mode,
-                            GapProfile::IN_AND_OUT,
-                            Steps::DEM,
-                            &mut rng,
-                        );
-                        let mut stats = Stats::new();
-                        stats.run(&m);
-                        done.push((k, stats));
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker"))
-            .collect()
-    });
-    bar.finish_and_clear();
+    let parts: Vec<Vec<(usize, Stats)>> = over_threads(
+        options,
+        SEQUENCES.len(),
+        "polyhedra motion",
+        Vec::new,
+        |done, k| {
+            let mut rng = sampling::rng(options.seed ^ (0x6d6f_7469 << 24) ^ k as u64);
+            let (blocks, mode) = SEQUENCES[k];
+            let (a, b) = blocks.bodies(&mut rng);
+            let m = motion(
+                a,
+                b,
+                steps,
+                mode,
+                GapProfile::IN_AND_OUT,
+                Steps::DEM,
+                &mut rng,
+            );
+            let mut stats = Stats::new();
+            stats.run(&m);
+            done.push((k, stats));
+        },
+    );
     let mut kinds: Vec<(String, Stats)> = Vec::new();
     let mut all: Vec<(usize, Stats)> = parts.into_iter().flatten().collect();
     all.sort_by_key(|(k, _)| *k);

@@ -17,10 +17,9 @@ use crate::polyhedron_pairs::{body_pool, pool_pair, KernelBody, PlacedPair};
 use crate::polyhedron_reference::BRUTEFORCE_MAX_POINTS;
 use crate::sampling;
 use crate::table::{sci, Table};
-use crate::validate::{progress, MaxError, MustBeZero, Options, Outcome};
+use crate::validate::{over_threads, MaxError, MustBeZero, Options, Outcome};
 use demcontact::narrow::collide;
 use demcontact::{Contact, WarmState};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Pairs per body of the pool (at least 16 bodies, at most 4096).
 const PAIRS_PER_BODY: usize = 25;
@@ -160,39 +159,21 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
         (pairs / PAIRS_PER_BODY).clamp(16, 4096),
         BRUTEFORCE_MAX_POINTS,
     );
-    let chunks = pairs.div_ceil(CHUNK);
-    let bar = progress(options, chunks as u64, "polyhedra random pairs");
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<Stats> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut stats = Stats::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= chunks {
-                            return stats;
-                        }
-                        let seed = options.seed
-                            ^ (0x706f_6c79 << 32)
-                            ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        let mut rng = sampling::rng(seed);
-                        for _ in 0..CHUNK.min(pairs - k * CHUNK) {
-                            let p = pool_pair(&mut rng, &pool, -0.02..0.02);
-                            stats.check(&pool, &p);
-                        }
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker"))
-            .collect()
-    });
-    bar.finish_and_clear();
+    let parts = over_threads(
+        options,
+        pairs.div_ceil(CHUNK),
+        "polyhedra random pairs",
+        Stats::new,
+        |stats, k| {
+            let seed =
+                options.seed ^ (0x706f_6c79 << 32) ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = sampling::rng(seed);
+            for _ in 0..CHUNK.min(pairs - k * CHUNK) {
+                let p = pool_pair(&mut rng, &pool, -0.02..0.02);
+                stats.check(&pool, &p);
+            }
+        },
+    );
     let mut s = Stats::new();
     for p in &parts {
         s.merge(p);
