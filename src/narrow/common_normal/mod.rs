@@ -79,6 +79,13 @@ pub const EXTRAPOLATE: f64 = 0.05;
 /// answer counts as a common normal without polishing (`Bodies::polish`).
 const COMMON_NORMAL_TOLERANCE: f64 = 1e-10;
 
+/// Searches along a crease of a box-like body's support function per compass search (see
+/// `Bodies::compass_search`).
+const MAX_CREASE_SEARCHES: u32 = 8;
+
+/// Consecutive moves of the compass search after which it tries the creases nearby.
+const CREEP_MOVES: u32 = 16;
+
 /// Relative rounding of a support gap (a difference of coordinates of the size of the centre
 /// distance).
 const ROUNDING: f64 = 1e-15;
@@ -483,14 +490,21 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// A derivative-free local maximum of the support gap from `start` (`Err`: a direction that
-    /// proves the bodies apart): compass search over eight tangent directions, moving to the best
-    /// probe that raises the gap beyond rounding, halving the angle when none does, from 1e-2 rad
-    /// down to 1e-9 rad.
+    /// proves the bodies apart): a pattern search (Hooke & Jeeves 1961) over the sphere of
+    /// directions. Each round first tries the pattern move, which continues the last successful
+    /// move along its great circle twice as far, and otherwise polls eight tangent directions
+    /// (the first along the last move) and moves to the best probe that raises the gap beyond
+    /// rounding, doubling the angle after a move and halving it when no probe climbs, from 1e-2
+    /// rad down to 1e-9 rad.
     ///
     /// The last resort of [`Self::polish`], for the rare answers Newton cannot make a common
-    /// normal: where a body is box-like enough (`eps` near 0.1) that `d` cannot be made parallel
-    /// to `c` in double precision, the answer is the local maximum of the gap at the face's kink,
-    /// to the final probe angle.
+    /// normal: where a body is box-like (`eps` well below 1), its support function has a sharp
+    /// crease along the great circles normal to its body axes (the directions where the support
+    /// point jumps from one flat side to the next), and the gap's maximum often lies in such a
+    /// crease, the bottom of a V-shaped valley that no probe direction follows, so that the poll
+    /// alone creeps along it. When the poll's angle is small and the direction lies within 1e-3
+    /// of a crease of either body, a search along that great circle ([`Self::crease_search`])
+    /// moves along the valley instead.
     fn compass_search(
         &self,
         start: Points,
@@ -498,13 +512,34 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     ) -> std::result::Result<Points, Points> {
         let rounding = ROUNDING * (1.0 + self.translation.norm());
         let mut best = start;
+        // The direction before the last successful move, while the pattern still climbs.
+        let mut previous: Option<Vector3<f64>> = None;
         let mut angle = 1e-2;
         let mut moves = 0;
+        let (mut creases_searched, mut creeping) = (0, 0);
+        // Where the creases were last searched from (no second search from the same direction).
+        let mut searched_at: Option<Vector3<f64>> = None;
         while angle >= 1e-9 && moves < 4 * MAX_ITERATIONS {
             let chart = Chart::new(best.c);
+            let mut heading = 0.0;
+            if let Some(before) = previous.take() {
+                let (back1, back2) = chart.angles_of(&before);
+                heading = (-back2).atan2(-back1);
+                let trial = self.points(chart.direction(-2.0 * back1, -2.0 * back2));
+                if trial.support_gap() > 0.0 {
+                    return Err(trial);
+                }
+                if trial.support_gap() > best.support_gap() + rounding {
+                    previous = Some(best.c);
+                    best = trial;
+                    moves += 1;
+                    *iterations += 1;
+                    continue;
+                }
+            }
             let mut improved: Option<Points> = None;
             for k in 0..8 {
-                let phi = k as f64 * std::f64::consts::FRAC_PI_4;
+                let phi = heading + k as f64 * std::f64::consts::FRAC_PI_4;
                 let trial = self.points(chart.direction(angle * phi.cos(), angle * phi.sin()));
                 if trial.support_gap() > 0.0 {
                     return Err(trial);
@@ -514,16 +549,90 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     improved = Some(trial);
                 }
             }
-            match improved {
-                Some(p) => {
+            if let Some(p) = improved {
+                previous = Some(best.c);
+                best = p;
+                moves += 1;
+                creeping += 1;
+                *iterations += 1;
+                angle = (2.0 * angle).min(1e-2);
+            }
+            // Stalled, or creeping along a valley: try the creases nearby.
+            if (improved.is_none() && angle < 1e-3 || creeping >= CREEP_MOVES)
+                && creases_searched < MAX_CREASE_SEARCHES
+                && searched_at != Some(best.c)
+            {
+                creases_searched += 1;
+                searched_at = Some(best.c);
+                creeping = 0;
+                if let Some(p) = self.crease_search(&best, rounding, iterations)? {
+                    previous = None;
                     best = p;
-                    moves += 1;
-                    *iterations += 1;
+                    angle = 1e-3;
+                    continue;
                 }
-                None => angle *= 0.5,
+            }
+            if improved.is_none() {
+                angle *= 0.5;
             }
         }
         Ok(best)
+    }
+
+    /// A climb of the support gap along the creases near `best` (see [`Self::compass_search`]):
+    /// for each body axis (A's, and B's turned into A's frame) whose normal great circle passes
+    /// within 1e-3 of `best.c`, a one-dimensional pattern search along that circle from the
+    /// point of it nearest `best.c` (step from 1e-2 rad, doubled after a climb, halved after a
+    /// miss, down to 1e-12 rad). `Ok(Some)`: a direction that beats `best` beyond rounding;
+    /// `Err`: a direction that proves the bodies apart.
+    fn crease_search(
+        &self,
+        best: &Points,
+        rounding: f64,
+        iterations: &mut u32,
+    ) -> std::result::Result<Option<Points>, Points> {
+        let mut found: Option<Points> = None;
+        for k in 0..6 {
+            let axis = if k < 3 {
+                Vector3::ith(k, 1.0)
+            } else {
+                self.rotation.column(k - 3).into_owned()
+            };
+            let along = best.c - axis * axis.dot(&best.c);
+            if axis.dot(&best.c).abs() > 1e-3 || along.norm() < 0.5 {
+                continue;
+            }
+            let u = along.normalize();
+            let v = axis.cross(&u);
+            let on_circle = |theta: f64| {
+                let (sin, cos) = theta.sin_cos();
+                self.points(u * cos + v * sin)
+            };
+            let mut here = on_circle(0.0);
+            let (mut theta, mut step) = (0.0, 1e-2);
+            while step >= 1e-12 {
+                let mut climbed = false;
+                for signed in [step, -step] {
+                    let trial = on_circle(theta + signed);
+                    if trial.support_gap() > 0.0 {
+                        return Err(trial);
+                    }
+                    if trial.support_gap() > here.support_gap() + rounding {
+                        here = trial;
+                        theta += signed;
+                        climbed = true;
+                        *iterations += 1;
+                        break;
+                    }
+                }
+                step = if climbed { 2.0 * step } else { 0.5 * step };
+            }
+            let bar = found.as_ref().unwrap_or(best).support_gap() + rounding;
+            if here.support_gap() > bar {
+                found = Some(here);
+            }
+        }
+        Ok(found)
     }
 
     /// How far `points` are from a common normal: the part of `d` across `c`, relative to

@@ -134,10 +134,10 @@ proptest! {
         // Centres 1 to 5 apart with radii up to 3: overlaps far deeper than a DEM step makes, where
         // a box-like body's nearly flat face can carry the contact. The contact point is ill
         // conditioned there (any point of the flat overlap serves, and rounding picks one), so it
-        // is not compared. Where such a face meets a pointed body deeply, the gap's maximum lies on
-        // a narrow ridge of directions that only the compass search climbs, to about 1e-8 of the
-        // depth and 1e-5 rad (the saved proptest case: depth 1.6 of radii 1.1-2.3), so the
-        // tolerances are wider than the DEM-like test's.
+        // is not compared. Where such a face meets another body deeply, the gap's maximum lies in
+        // a crease of directions that only the compass search and its crease search climb, to
+        // about 1e-8 of the depth and 1e-5 rad (the saved proptest cases: depths 1.2-1.6 of radii
+        // 0.9-2.8), so the tolerances are wider than the DEM-like test's.
         let pa = pose([0.0; 3], [0.0; 3]);
         let pb = pose([dist * 0.6, dist * 0.8, 0.1], r);
         let motion = pose(t, m);
@@ -193,4 +193,102 @@ fn a_pair_sliding_and_rolling_warm_starts_to_the_cold_answers() {
         warm_iterations * 2 < cold_iterations,
         "warm {warm_iterations} cold {cold_iterations}"
     );
+}
+
+/// The minimum translation distance of `a` and `b` (B at `pb`, A at the origin) by brute force,
+/// independent of the kernel: the least overlap of the two support planes over a grid of
+/// directions (`n` x `2n`), refined by coordinate descent down to steps of 1e-12.
+fn brute_force_depth(a: &Shape, b: &Shape, pb: &Pose, n: usize) -> (f64, Vector3<f64>) {
+    let overlap = |c: &Vector3<f64>| {
+        let cb = pb.rotation.inverse() * -c;
+        c.dot(&a.support_point(c)) + cb.dot(&b.support_point(&cb)) - c.dot(&pb.position)
+    };
+    let mut best = (f64::INFINITY, Vector3::x());
+    for i in 0..n {
+        for j in 0..2 * n {
+            let theta = std::f64::consts::PI * (i as f64 + 0.5) / n as f64;
+            let phi = std::f64::consts::PI * j as f64 / n as f64;
+            let c = Vector3::new(
+                theta.sin() * phi.cos(),
+                theta.sin() * phi.sin(),
+                theta.cos(),
+            );
+            let o = overlap(&c);
+            if o < best.0 {
+                best = (o, c);
+            }
+        }
+    }
+    let mut step = 1e-2;
+    while step > 1e-12 {
+        let mut moved = false;
+        for k in 0..6 {
+            let mut c = best.1;
+            c[k / 2] += if k % 2 == 0 { step } else { -step };
+            let c = c.normalize();
+            let o = overlap(&c);
+            if o < best.0 {
+                best = (o, c);
+                moved = true;
+            }
+        }
+        if !moved {
+            step *= 0.5;
+        }
+    }
+    best
+}
+
+#[test]
+fn deep_overlaps_of_box_like_bodies_reach_the_minimum_translation_distance() {
+    // Two saved proptest cases: a box-like body (eps2 0.3-0.34) deep in another, where the
+    // deepest point's direction lies in the crease of A's support function along its equator
+    // (c_z = 0). The compass search alone crept along that crease and stopped 0.1-1 % too deep.
+    let cases = [
+        (
+            shape(
+                [1.7777568678428386, 2.7900334432731464, 2.632089313261319],
+                [0.42813151968209734, 0.34175308472608973],
+            ),
+            shape(
+                [0.9902270619008402, 1.5849432460147255, 2.828268003052007],
+                [1.5847202322773262, 0.8655433865110801],
+            ),
+            [0.8687516419108848, 1.7216383499894876, 1.928125125817834],
+            4.4221862452283744,
+        ),
+        (
+            shape(
+                [1.2229229796012728, 1.8923253716364112, 1.4156013617826424],
+                [0.8224368201560344, 0.3],
+            ),
+            shape(
+                [0.9422606875558025, 1.6085154044488352, 1.6903732824178812],
+                [0.5957267526491655, 0.8853206183222186],
+            ),
+            [
+                -2.4624176067063726,
+                0.5237994925049061,
+                -0.013418035083885982,
+            ],
+            1.995890854489932,
+        ),
+    ];
+    for (a, b, r, dist) in cases {
+        let pa = pose([0.0; 3], [0.0; 3]);
+        let pb = pose([dist * 0.6, dist * 0.8, 0.1], r);
+        let (depth, normal) = brute_force_depth(&a, &b, &pb, 120);
+        let c = collide(&a, &pa, &b, &pb, None).unwrap();
+        assert!(c.touching);
+        assert!(
+            (c.penetration - depth).abs() < 1e-9 * depth,
+            "{} vs brute force {depth}",
+            c.penetration
+        );
+        assert!(
+            (c.normal - normal).norm() < 1e-6,
+            "{:?} vs {normal:?}",
+            c.normal
+        );
+    }
 }
