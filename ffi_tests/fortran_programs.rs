@@ -625,47 +625,38 @@ fn fortran_layout_check_catches_a_header_that_changed() {
     assert!(diff.contains("sizeof demcontact_warm_state"), "{diff}");
 }
 
-#[test]
-fn fortran_program_checks_numbers_warm_states_errors_and_batches() {
-    let dir = scratch("fortran_spheres");
+/// Compiles `ffi_tests/fortran/{name}.f90` (strict Fortran 2008) against the module and the
+/// library, runs it, and checks that its last line is "ok" (every check passed).
+fn run_fortran_program(name: &str) {
+    let dir = scratch(&format!("fortran_{name}"));
     let module_object = compile_module(&dir);
-    let exe = dir.join("spheres");
+    let exe = dir.join(name);
     run_ok(&mut fortran_build(
         &dir,
         &module_object,
-        &repo_root().join("ffi_tests/fortran/spheres.f90"),
+        &repo_root().join(format!("ffi_tests/fortran/{name}.f90")),
         &exe,
     ));
     let out = run_ok(&mut Command::new(&exe));
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
+}
+
+#[test]
+fn fortran_program_checks_numbers_warm_states_errors_and_batches() {
+    run_fortran_program("spheres");
 }
 
 #[test]
 fn fortran_program_checks_polyhedron_contacts_lists_and_errors() {
-    let dir = scratch("fortran_polyhedra");
-    let module_object = compile_module(&dir);
-    let exe = dir.join("polyhedra");
-    run_ok(&mut fortran_build(
-        &dir,
-        &module_object,
-        &repo_root().join("ffi_tests/fortran/polyhedra.f90"),
-        &exe,
-    ));
-    let out = run_ok(&mut Command::new(&exe));
-    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    run_fortran_program("polyhedra");
 }
 
 #[test]
 fn fortran_program_checks_potential_particle_numbers_and_errors() {
-    let dir = scratch("fortran_potential");
-    let module_object = compile_module(&dir);
-    let exe = dir.join("potential");
-    run_ok(&mut fortran_build(
-        &dir,
-        &module_object,
-        &repo_root().join("ffi_tests/fortran/potential.f90"),
-        &exe,
-    ));
-    let out = run_ok(&mut Command::new(&exe));
-    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    run_fortran_program("potential");
+}
+
+#[test]
+fn fortran_program_checks_the_broad_phase_and_world_steps() {
+    run_fortran_program("world");
 }
