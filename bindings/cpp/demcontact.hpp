@@ -73,6 +73,66 @@ inline void check(demcontact_status status) {
   }
 }
 
+
+/**
+ * Owner of one handle of type `T`, released with `Release` exactly once: move-only (moving
+ * transfers the handle and leaves the source empty); the destructor releases it.
+ */
+template <typename T, demcontact_status (*Release)(T*)>
+class Handle {
+ public:
+  Handle() noexcept : handle_(nullptr) {}
+  explicit Handle(T* handle) noexcept : handle_(handle) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset(other.handle_);
+      other.handle_ = nullptr;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+
+  T* get() const noexcept { return handle_; }
+
+  T* release() noexcept {
+    T* handle = handle_;
+    handle_ = nullptr;
+    return handle;
+  }
+
+  void reset(T* handle = nullptr) noexcept {
+    T* old = handle_;
+    handle_ = handle;
+    if (old != nullptr) {
+      // Cannot fail for a live handle; a destructor must not throw anyway.
+      (void)Release(old);
+    }
+  }
+
+ private:
+  T* handle_;
+};
+
+/**
+ * Fills `out` from a C function that copies up to `capacity` records and reports their total:
+ * `copy(records, capacity, &count)`. The vector's capacity is the first guess; when the total is
+ * larger, the copy is repeated into a vector of the total's size. `out` ends with `count` records.
+ */
+template <typename T, typename Copy>
+void copy_counted(std::vector<T>& out, Copy copy) {
+  out.resize(out.capacity());
+  std::size_t count = 0;
+  check(copy(out.empty() ? nullptr : &out[0], out.size(), &count));
+  if (count > out.size()) {
+    out.resize(count);
+    check(copy(&out[0], out.size(), &count));
+  }
+  out.resize(count);
+}
+
 }  // namespace detail
 
 // --- versions ------------------------------------------------------------------------------------
@@ -251,60 +311,43 @@ class Shape {
   Shape& operator=(const Shape&) = delete;
 
   /// Takes `other`'s handle; `other` is left empty.
-  Shape(Shape&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+  Shape(Shape&& other) noexcept : handle_(std::move(other.handle_)) {}
 
   /// Releases this Shape's handle and takes `other`'s; `other` is left empty. Self-move is a no-op.
   Shape& operator=(Shape&& other) noexcept {
-    if (this != &other) {
-      reset(other.handle_);
-      other.handle_ = nullptr;
-    }
+    handle_ = std::move(other.handle_);
     return *this;
   }
 
-  /// Releases the handle (if any).
-  ~Shape() { reset(); }
-
   /// The handle (nullptr when empty), still owned by this Shape: for calling the C ABI directly.
-  const demcontact_shape* get() const noexcept { return handle_; }
+  const demcontact_shape* get() const noexcept { return handle_.get(); }
 
   /// Whether this Shape holds a handle.
-  explicit operator bool() const noexcept { return handle_ != nullptr; }
+  explicit operator bool() const noexcept { return handle_.get() != nullptr; }
 
   /// Gives up ownership: returns the handle (the caller now releases it) and leaves this Shape empty.
-  demcontact_shape* release() noexcept {
-    demcontact_shape* handle = handle_;
-    handle_ = nullptr;
-    return handle;
-  }
+  demcontact_shape* release() noexcept { return handle_.release(); }
 
   /// Releases the current handle (if any) and takes ownership of `handle` (may be nullptr).
-  void reset(demcontact_shape* handle = nullptr) noexcept {
-    demcontact_shape* old = handle_;
-    handle_ = handle;
-    if (old != nullptr) {
-      // Cannot fail for a live handle; a destructor must not throw anyway.
-      (void)demcontact_shape_release(old);
-    }
-  }
+  void reset(demcontact_shape* handle = nullptr) noexcept { handle_.reset(handle); }
 
   /// The shape family, a `DEMCONTACT_SHAPE_*` code (e.g. DEMCONTACT_SHAPE_SPHERE).
   demcontact_shape_family_code family() const {
     demcontact_shape_family_code code = 0;
-    detail::check(demcontact_shape_family(handle_, &code));
+    detail::check(demcontact_shape_family(handle_.get(), &code));
     return code;
   }
 
   /// Radius of the smallest sphere about the body-frame origin holding the shape (host length unit).
   double bounding_radius() const {
     double radius = 0.0;
-    detail::check(demcontact_shape_bounding_radius(handle_, &radius));
+    detail::check(demcontact_shape_bounding_radius(handle_.get(), &radius));
     return radius;
   }
 
   /// Writes the tight world-frame axis-aligned bounding box at `pose` to `lo[3]` and `hi[3]`.
   void aabb(const demcontact_pose& pose, double lo[3], double hi[3]) const {
-    detail::check(demcontact_shape_aabb(handle_, &pose, lo, hi));
+    detail::check(demcontact_shape_aabb(handle_.get(), &pose, lo, hi));
   }
 
   /**
@@ -315,7 +358,8 @@ class Shape {
     MassProperties m;
     m.volume = 0.0;
     m.centroid = {{0.0, 0.0, 0.0}};
-    detail::check(demcontact_polyhedron_mass_properties(handle_, &m.volume, m.centroid.data()));
+    detail::check(
+        demcontact_polyhedron_mass_properties(handle_.get(), &m.volume, m.centroid.data()));
     return m;
   }
 
@@ -323,7 +367,7 @@ class Shape {
   PolyhedronCounts polyhedron_counts() const {
     PolyhedronCounts c;
     c.vertices = c.edges = c.faces = 0;
-    detail::check(demcontact_polyhedron_counts(handle_, &c.vertices, &c.edges, &c.faces));
+    detail::check(demcontact_polyhedron_counts(handle_.get(), &c.vertices, &c.edges, &c.faces));
     return c;
   }
 
@@ -333,7 +377,7 @@ class Shape {
    */
   std::size_t vertex_source(std::size_t vertex) const {
     std::size_t point = 0;
-    detail::check(demcontact_polyhedron_vertex_source(handle_, vertex, &point));
+    detail::check(demcontact_polyhedron_vertex_source(handle_.get(), vertex, &point));
     return point;
   }
 
@@ -346,7 +390,7 @@ class Shape {
   }
 
  private:
-  demcontact_shape* handle_;
+  detail::Handle<demcontact_shape, demcontact_shape_release> handle_;
 };
 
 // --- queries -----------------------------------------------------------------------------------------
@@ -491,6 +535,146 @@ inline BatchResult collide_batch(const std::vector<demcontact_pair>& pairs,
   return collide_batch(&pairs[0], pairs.size(), &out[0],
                        warm != nullptr ? &(*warm)[0] : nullptr, threads);
 }
+
+// --- broad phase and world ---------------------------------------------------------------------------
+
+/**
+ * Owner of a `demcontact_broad_phase*`: the candidate pairs of a scene of bounding spheres or boxes
+ * (a sorted cell list), with a Verlet skin (host length unit, >= 0; 0: the exact overlaps at every
+ * update). Move-only, as Shape. Throws Error(DEMCONTACT_STATUS_INVALID_ARGUMENT) for a negative skin,
+ * Error(DEMCONTACT_STATUS_NON_FINITE) for a NaN or infinite one.
+ */
+class BroadPhase {
+ public:
+  explicit BroadPhase(double skin = 0.0) {
+    demcontact_broad_phase* handle = nullptr;
+    detail::check(demcontact_broad_phase_create(skin, &handle));
+    handle_.reset(handle);
+  }
+
+  /**
+   * The scene's `n` bounding spheres: centre `centres[3i..3i+3]` (world frame) and radius `radii[i]`.
+   * Returns whether the pair list was rebuilt (false: every body is still within half the skin of
+   * where the list was built). Throws Error for NaN, negative radii or null arrays with `n > 0`.
+   */
+  bool update_spheres(const double* centres, const double* radii, std::size_t n) {
+    std::int32_t rebuilt = 0;
+    detail::check(demcontact_broad_phase_update_spheres(handle_.get(), centres, radii, n, &rebuilt));
+    return rebuilt != 0;
+  }
+
+  /// As above, from vectors of equal length (else std::invalid_argument before any call).
+  bool update_spheres(const std::vector<std::array<double, 3> >& centres,
+                      const std::vector<double>& radii) {
+    if (centres.size() != radii.size()) {
+      throw std::invalid_argument("demcontact::BroadPhase::update_spheres: " +
+                                  std::to_string(centres.size()) + " centres for " +
+                                  std::to_string(radii.size()) + " radii");
+    }
+    return update_spheres(centres.empty() ? nullptr : centres[0].data(),
+                          radii.empty() ? nullptr : &radii[0], radii.size());
+  }
+
+  /// The scene's `n` axis-aligned boxes `lo[3i..3i+3]`, `hi[3i..3i+3]` (e.g. from Shape::aabb).
+  bool update_boxes(const double* lo, const double* hi, std::size_t n) {
+    std::int32_t rebuilt = 0;
+    detail::check(demcontact_broad_phase_update_boxes(handle_.get(), lo, hi, n, &rebuilt));
+    return rebuilt != 0;
+  }
+
+  /// The candidate pairs (0-based `a < b`, sorted, each once) into `out` (its capacity reused).
+  void pairs(std::vector<demcontact_body_pair>& out) const {
+    const demcontact_broad_phase* broad = handle_.get();
+    detail::copy_counted(out, [broad](demcontact_body_pair* p, std::size_t n, std::size_t* count) {
+      return demcontact_broad_phase_pairs(broad, p, n, count);
+    });
+  }
+
+  /// The candidate pairs, as a new vector.
+  std::vector<demcontact_body_pair> pairs() const {
+    std::vector<demcontact_body_pair> out;
+    pairs(out);
+    return out;
+  }
+
+  /// The handle, still owned by this BroadPhase: for calling the C ABI directly.
+  demcontact_broad_phase* get() const noexcept { return handle_.get(); }
+
+ private:
+  detail::Handle<demcontact_broad_phase, demcontact_broad_phase_release> handle_;
+};
+
+/**
+ * Owner of a `demcontact_world*`: whole steps over a scene of bodies (shape, pose), the broad phase
+ * on their boxes with a Verlet skin (host length unit, >= 0) and the narrow phase on every candidate
+ * pair over threads, each pair's warm state kept inside. Move-only, as Shape. Throws as BroadPhase.
+ */
+class World {
+ public:
+  explicit World(double skin = 0.0) {
+    demcontact_world* handle = nullptr;
+    detail::check(demcontact_world_create(skin, &handle));
+    handle_.reset(handle);
+  }
+
+  /**
+   * Replaces every body: body `i` is `*shapes[i]` at `poses[i]` (world frame); warm states are
+   * dropped. The world keeps its own reference to each shape: the Shapes may be destroyed after.
+   * Throws std::invalid_argument for vectors of different lengths or a null Shape pointer, Error
+   * for an empty Shape or a bad pose.
+   */
+  void set_bodies(const std::vector<const Shape*>& shapes, const std::vector<demcontact_pose>& poses) {
+    if (shapes.size() != poses.size()) {
+      throw std::invalid_argument("demcontact::World::set_bodies: " + std::to_string(shapes.size()) +
+                                  " shapes for " + std::to_string(poses.size()) + " poses");
+    }
+    std::vector<const demcontact_shape*> handles(shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      if (shapes[i] == nullptr) {
+        throw std::invalid_argument("demcontact::World::set_bodies: shape " + std::to_string(i) +
+                                    " is a null pointer");
+      }
+      handles[i] = shapes[i]->get();
+    }
+    detail::check(demcontact_world_set_bodies(handle_.get(), handles.empty() ? nullptr : &handles[0],
+                                              poses.empty() ? nullptr : &poses[0], poses.size()));
+  }
+
+  /// Moves the bodies (one pose per body, world frame); warm states are kept.
+  void set_poses(const std::vector<demcontact_pose>& poses) {
+    detail::check(demcontact_world_set_poses(handle_.get(), poses.empty() ? nullptr : &poses[0],
+                                             poses.size()));
+  }
+
+  /// One step on `threads` threads (0: all cores); returns the number of touching pairs. The
+  /// contacts are identical, bit for bit, whatever the thread count.
+  std::size_t step(std::uint32_t threads = 0) {
+    std::size_t count = 0;
+    detail::check(demcontact_world_step(handle_.get(), threads, &count));
+    return count;
+  }
+
+  /// The last step's contacts (`a < b`, the contact with A = body a; in pair order) into `out`.
+  void contacts(std::vector<demcontact_body_contact>& out) const {
+    const demcontact_world* world = handle_.get();
+    detail::copy_counted(out, [world](demcontact_body_contact* c, std::size_t n, std::size_t* count) {
+      return demcontact_world_contacts(world, c, n, count);
+    });
+  }
+
+  /// The last step's contacts, as a new vector.
+  std::vector<demcontact_body_contact> contacts() const {
+    std::vector<demcontact_body_contact> out;
+    contacts(out);
+    return out;
+  }
+
+  /// The handle, still owned by this World: for calling the C ABI directly.
+  demcontact_world* get() const noexcept { return handle_.get(); }
+
+ private:
+  detail::Handle<demcontact_world, demcontact_world_release> handle_;
+};
 
 }  // namespace demcontact
 

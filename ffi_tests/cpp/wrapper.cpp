@@ -4,6 +4,7 @@
 #include "demcontact.hpp"
 #include "demcontact.hpp"  // included twice on purpose: the guard must hold
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -80,6 +81,9 @@ static_assert(!std::is_copy_assignable<demcontact::Shape>::value, "Shape is not 
 static_assert(std::is_nothrow_move_constructible<demcontact::Shape>::value, "noexcept move");
 static_assert(std::is_nothrow_move_assignable<demcontact::Shape>::value, "noexcept move-assign");
 static_assert(std::is_nothrow_destructible<demcontact::Shape>::value, "noexcept destructor");
+static_assert(!std::is_copy_constructible<demcontact::World>::value, "World is not copyable");
+static_assert(std::is_nothrow_move_constructible<demcontact::World>::value, "noexcept move");
+static_assert(std::is_nothrow_move_constructible<demcontact::BroadPhase>::value, "noexcept move");
 static_assert(std::is_base_of<std::runtime_error, demcontact::Error>::value, "Error is a runtime_error");
 static_assert(std::is_same<decltype(demcontact::collide(std::declval<const demcontact::Shape&>(),
                                                         std::declval<const demcontact_pose&>(),
@@ -439,6 +443,90 @@ void test_batches() {
   CHECK(e.ok() && e.statuses.empty() && out.empty());
 }
 
+// A 4 x 3 x 2 lattice of unit spheres spaced 0.99 along x and 1.5 along y and z: exactly the 18
+// x-neighbour pairs overlap, by 0.01 along +x.
+void test_broad_phase_and_world() {
+  const int nx = 4, ny = 3, nz = 2, expected = (nx - 1) * ny * nz;
+  const demcontact::Shape sphere = demcontact::Shape::sphere(0.5);
+  std::vector<std::array<double, 3> > centres;
+  std::vector<double> radii;
+  std::vector<const demcontact::Shape*> shapes;
+  std::vector<demcontact_pose> poses;
+  for (int k = 0; k < nz; ++k) {
+    for (int j = 0; j < ny; ++j) {
+      for (int i = 0; i < nx; ++i) {
+        const std::array<double, 3> c = {{0.99 * i, 1.5 * j, 1.5 * k}};
+        centres.push_back(c);
+        radii.push_back(0.5);
+        shapes.push_back(&sphere);
+        poses.push_back(demcontact::make_pose(c[0], c[1], c[2]));
+      }
+    }
+  }
+
+  demcontact::BroadPhase broad;
+  CHECK(broad.update_spheres(centres, radii));
+  std::vector<demcontact_body_pair> pairs;
+  broad.pairs(pairs);
+  CHECK(pairs.size() == static_cast<std::size_t>(expected));
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    CHECK(pairs[p].b == pairs[p].a + 1 && pairs[p].a % nx != nx - 1);
+    CHECK(p == 0 || pairs[p].a > pairs[p - 1].a);
+  }
+  // A vector with a smaller capacity grows to the total.
+  std::vector<demcontact_body_pair> few;
+  few.reserve(3);
+  broad.pairs(few);
+  CHECK(few.size() == pairs.size() && few[17].a == pairs[17].a);
+  std::vector<double> bad_radii(radii.size(), 0.5);
+  bad_radii[3] = -1.0;
+  expect_error([&] { broad.update_spheres(centres, bad_radii); },
+               DEMCONTACT_STATUS_INVALID_ARGUMENT, "radius", __LINE__);
+  bool threw = false;
+  try {
+    broad.update_spheres(centres, std::vector<double>(2, 0.5));
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+
+  demcontact::World world(0.05);
+  world.set_bodies(shapes, poses);
+  std::vector<demcontact_body_contact> one, two;
+  CHECK(world.step(1) == static_cast<std::size_t>(expected));
+  world.contacts(one);
+  CHECK(world.step(2) == static_cast<std::size_t>(expected));
+  world.contacts(two);
+  CHECK(one.size() == static_cast<std::size_t>(expected) && two.size() == one.size());
+  for (std::size_t c = 0; c < one.size(); ++c) {
+    CHECK(one[c].b == one[c].a + 1);
+    CHECK(one[c].contact.touching == 1);
+    CHECK_NEAR(one[c].contact.penetration, 0.01, 1e-12);
+    CHECK_VEC(one[c].contact.normal, 1.0, 0.0, 0.0, 1e-12);
+    CHECK_NEAR(one[c].contact.point[0], centres[one[c].a][0] + 0.495, 1e-12);
+    CHECK(two[c].a == one[c].a && two[c].b == one[c].b);
+    CHECK_NEAR(two[c].contact.penetration, one[c].contact.penetration, 1e-15);
+  }
+  for (std::size_t b = 0; b < poses.size(); ++b) {
+    poses[b].position[1] += 0.003;
+  }
+  world.set_poses(poses);
+  CHECK(world.step() == static_cast<std::size_t>(expected));
+  const std::vector<demcontact_body_contact> moved = world.contacts();
+  CHECK(moved.size() == one.size());
+  for (std::size_t c = 0; c < moved.size() && c < one.size(); ++c) {
+    CHECK_NEAR(moved[c].contact.point[1], one[c].contact.point[1] + 0.003, 1e-12);
+  }
+  poses.pop_back();
+  expect_error([&] { world.set_poses(poses); }, DEMCONTACT_STATUS_INVALID_ARGUMENT, "", __LINE__);
+
+  // Moves transfer the handle.
+  demcontact::World other(std::move(world));
+  CHECK(world.get() == nullptr && other.get() != nullptr);
+  expect_error([] { demcontact::BroadPhase negative(-1.0); }, DEMCONTACT_STATUS_INVALID_ARGUMENT,
+               "skin", __LINE__);
+}
+
 }  // namespace
 
 int main() {
@@ -450,6 +538,7 @@ int main() {
     test_exceptions();
     test_moves();
     test_batches();
+    test_broad_phase_and_world();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
