@@ -28,11 +28,7 @@ program polyhedra
   call test_errors()
   call check_status(demcontact_shape_release(cube), DEMCONTACT_STATUS_OK, "release")
 
-  if (failures /= 0) then
-    write (*, '(i0,a)') failures, " check(s) failed"
-    error stop 1
-  end if
-  write (*, '(a)') "ok"
+  call report()
 
 contains
 

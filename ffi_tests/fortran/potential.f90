@@ -57,11 +57,7 @@ program potential
   call check_status(demcontact_shape_release(a), DEMCONTACT_STATUS_OK, "release A")
   call check_status(demcontact_shape_release(b), DEMCONTACT_STATUS_OK, "release B")
 
-  if (failures /= 0) then
-    write (*, '(i0,a)') failures, " check(s) failed"
-    error stop 1
-  end if
-  write (*, '(a)') "ok"
+  call report()
 
 contains
 

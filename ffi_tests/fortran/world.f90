@@ -110,11 +110,7 @@ program world
   call check_status(demcontact_world_release(c_null_ptr), DEMCONTACT_STATUS_OK, "release NULL")
   call check(.not. c_associated(c_null_ptr), "NULL stays NULL")
 
-  if (failures /= 0) then
-    write (*, '(i0,a)') failures, " check(s) failed"
-    error stop 1
-  end if
-  write (*, '(a)') "ok"
+  call report()
 
 contains
 
