@@ -131,7 +131,9 @@ impl<V> Buffers<V> {
 #[derive(Debug, Clone, Copy)]
 struct Grid {
     origin: [f64; 3],
-    cell: f64,
+    /// `1 / cell edge`: cell coordinates by a product (its extra rounding, an ulp, is far inside the
+    /// [`CELL_SAFETY`] margin).
+    inverse_cell: f64,
     /// Bits of x, and of x and y together, in a key.
     shift_y: u32,
     shift_z: u32,
@@ -154,7 +156,7 @@ impl Grid {
             {
                 return Grid {
                     origin,
-                    cell,
+                    inverse_cell: 1.0 / cell,
                     shift_y: bits[0],
                     shift_z: bits[0] + bits[1],
                     bits: bits.iter().sum(),
@@ -168,9 +170,9 @@ impl Grid {
     #[inline(always)]
     fn cell_of(&self, p: &[f64; 3]) -> [u64; 3] {
         [
-            ((p[0] - self.origin[0]) / self.cell) as u64,
-            ((p[1] - self.origin[1]) / self.cell) as u64,
-            ((p[2] - self.origin[2]) / self.cell) as u64,
+            ((p[0] - self.origin[0]) * self.inverse_cell) as u64,
+            ((p[1] - self.origin[1]) * self.inverse_cell) as u64,
+            ((p[2] - self.origin[2]) * self.inverse_cell) as u64,
         ]
     }
 
@@ -329,12 +331,14 @@ impl CellList {
         };
         self.levels.clear();
         let mut top = 0;
+        // Powers of two are exact: each comparison is exact.
+        let bounds: [f64; MAX_LEVELS as usize] =
+            std::array::from_fn(|level| base * 2f64.powi(level as i32));
         for b in boxes {
             let s = b.size();
             let mut level = 0u8;
             // (The loop ends by MAX_LEVELS - 1: no size exceeds `largest <= base 2^(MAX_LEVELS-1)`.)
-            // Powers of two are exact: each comparison is exact.
-            while s > base * 2f64.powi(level as i32) {
+            while s > bounds[level as usize] {
                 level += 1;
             }
             top = top.max(level);
@@ -420,6 +424,15 @@ impl CellList {
                 // level is found once, from the body earlier in key order.
                 own += 1;
                 sweep.row(query, [c[0], c[1], c[2]], top[0], own, &mut self.found);
+            }
+            if e.reach[1] <= 1 && e.reach[2] <= 1 {
+                // The usual case, from a table (no loop bounds to mispredict).
+                for &(dy, dz) in neighbour_rows(e.in_level, e.reach[1], e.reach[2]) {
+                    let (y, z) = (c[1] + dy - 1, c[2] + dz - 1);
+                    let start = sweep.start(&mut cursors, c, y, z);
+                    sweep.row(query, [c[0], y, z], top[0], start, &mut self.found);
+                }
+            } else if e.in_level {
                 for z in c[2]..=top[2] {
                     let first_y = if z == c[2] { c[1] + 1 } else { c[1] - 1 };
                     for y in first_y..=top[1] {
@@ -436,6 +449,40 @@ impl CellList {
                 }
             }
         }
+    }
+}
+
+/// The neighbour rows `(dy + 1, dz + 1)` a body searches besides its own, for a body of the level
+/// swept (`in_level`: the rows after its own in key order) or of a lower level (every row its box
+/// may touch), whose box reaches `reach_y`, `reach_z` (0 or 1) cells beyond its lower-corner cell.
+fn neighbour_rows(in_level: bool, reach_y: u8, reach_z: u8) -> &'static [(u64, u64)] {
+    const AFTER: [&[(u64, u64)]; 4] = [
+        &[],
+        &[(2, 1)],
+        &[(0, 2), (1, 2)],
+        &[(2, 1), (0, 2), (1, 2), (2, 2)],
+    ];
+    const AROUND: [&[(u64, u64)]; 4] = [
+        &[(0, 0), (1, 0), (0, 1), (1, 1)],
+        &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)],
+        &[(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)],
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    ];
+    let k = (reach_y + 2 * reach_z) as usize;
+    if in_level {
+        AFTER[k]
+    } else {
+        AROUND[k]
     }
 }
 
@@ -460,7 +507,11 @@ impl<V: Volume> Sweep<'_, V> {
             return self.keys.partition_point(|&k| k < first);
         }
         let cursor = &mut cursors[(dz * 3 + dy) as usize];
-        while *cursor < self.keys.len() && self.keys[*cursor] < first {
+        let n = self.keys.len();
+        // A cursor moves by about one target per query: one step without a branch, then the loop
+        // for longer moves.
+        *cursor += (*cursor < n && self.keys[(*cursor).min(n - 1)] < first) as usize;
+        while *cursor < n && self.keys[*cursor] < first {
             *cursor += 1;
         }
         *cursor
@@ -497,6 +548,25 @@ fn pair_shift(n: usize) -> u32 {
 /// Checks every volume: finite, within [`MAX_COORDINATE`], boxes with `lo <= hi`, radii >= 0.
 pub(crate) fn check_bounds(bounds: Bounds) -> Result<()> {
     ensure_indexable(bounds.len())?;
+    // One pass without a branch per body; the body at fault is looked for only when there is one.
+    let beyond = |x: f64| x.is_nan() || x.abs() > MAX_COORDINATE;
+    let any_bad = match bounds {
+        Bounds::Boxes(boxes) => boxes.iter().fold(false, |bad, b| {
+            bad | (0..3).fold(false, |bad, k| {
+                bad | beyond(b.lo[k]) | beyond(b.hi[k]) | (b.lo[k] > b.hi[k])
+            })
+        }),
+        Bounds::Spheres(spheres) => spheres.iter().fold(false, |bad, s| {
+            bad | beyond(s.centre[0])
+                | beyond(s.centre[1])
+                | beyond(s.centre[2])
+                | beyond(s.radius)
+                | (s.radius < 0.0)
+        }),
+    };
+    if !any_bad {
+        return Ok(());
+    }
     // The message is formatted only for a body at fault.
     let far = |what: &str, i: usize, v: &[f64]| -> Result<()> {
         if v.iter().all(|x| x.abs() <= MAX_COORDINATE) {

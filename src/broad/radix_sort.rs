@@ -17,7 +17,8 @@ pub(crate) fn radix_sort_by_key<T: Copy + Default>(
     if n < 2 || bits == 0 {
         return;
     }
-    scratch.clear();
+    // Every slot of `scratch[..n]` is written by each pass before it is read: only its length
+    // matters (no clearing, which would write n defaults on every call).
     scratch.resize(n, T::default());
     // Every pass's histogram in one read of the items.
     let passes = bits.div_ceil(DIGIT_BITS) as usize;
