@@ -72,12 +72,24 @@ impl BroadPhase {
         }
         self.cells
             .search_checked(bounds, self.skin, &mut self.pairs);
-        self.reference = match bounds {
-            Bounds::Boxes(b) => {
-                Reference::Boxes(b.iter().map(|b| b.inflated(0.5 * self.skin)).collect())
+        // The rebuild's volumes, in the buffer of the last rebuild when it has the same kind (no
+        // allocation per rebuild); none without a skin, where every update rebuilds.
+        let half = 0.5 * self.skin;
+        match (&mut self.reference, bounds) {
+            _ if self.skin == 0.0 => self.reference = Reference::None,
+            (Reference::Boxes(then), Bounds::Boxes(now)) => {
+                then.clear();
+                then.extend(now.iter().map(|b| b.inflated(half)));
             }
-            Bounds::Spheres(s) => Reference::Spheres(s.to_vec()),
-        };
+            (Reference::Spheres(then), Bounds::Spheres(now)) => {
+                then.clear();
+                then.extend_from_slice(now);
+            }
+            (_, Bounds::Boxes(now)) => {
+                self.reference = Reference::Boxes(now.iter().map(|b| b.inflated(half)).collect())
+            }
+            (_, Bounds::Spheres(now)) => self.reference = Reference::Spheres(now.to_vec()),
+        }
         self.rebuilds += 1;
         Ok(true)
     }

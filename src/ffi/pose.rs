@@ -22,9 +22,10 @@ pub struct demcontact_pose {
 pub const DEMCONTACT_QUATERNION_TOLERANCE: f64 = 1e-6;
 
 impl demcontact_pose {
-    /// The core pose, or a failure whose message starts with `name`.
+    /// The core pose, or a failure whose message starts with `name` (formatted only on failure,
+    /// so that a check of many poses allocates nothing).
     #[inline(always)]
-    pub(crate) fn to_core(self, name: &str) -> Result<Pose, Failure> {
+    pub(crate) fn to_core(self, name: impl std::fmt::Display) -> Result<Pose, Failure> {
         Pose::from_wxyz(self.position, self.orientation).map_err(|e| Failure::from(e).context(name))
     }
 }
