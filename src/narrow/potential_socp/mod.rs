@@ -9,8 +9,9 @@
 //!   eq. (3) (unlike the other kernels, `point` is this optimum, not the midpoint of `point_a` and
 //!   `point_b`).
 //! * The normal: the average of the two bodies' unit normals (eq. (7) gradients) at the point, B's
-//!   reversed so that it points from A to B (section 2.4, equal stiffness). At the optimum the two
-//!   gradients are exactly opposite, so both unit normals agree.
+//!   reversed so that it points from A to B (section 2.4). At the optimum the two gradients are
+//!   exactly opposite (KKT: `(1 - lambda) grad F_A + lambda grad F_B = 0`), so both unit normals
+//!   agree and the section's stiffness-weighted average is the same normal for any stiffnesses.
 //! * Overlapping (`s < 1`): `point_a = x* + t_a n` on A's surface and `point_b = x* - t_b n` on B's,
 //!   found by the bracketed line search along the normal of Figure 3 ([`surface_crossing`]);
 //!   `penetration = t_a + t_b`, the overlap distance of the text.
