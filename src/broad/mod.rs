@@ -2,11 +2,11 @@
 //!
 //! Two searches over the same bounding volumes:
 //!
-//! - [`direct_checking`]: Munjiza's direct checking (Munjiza 2004, *The Combined Finite-Discrete
+//! - [`direct_checking`](crate::broad::direct_checking): Munjiza's direct checking (Munjiza 2004, *The Combined Finite-Discrete
 //!   Element Method*, sect. 3.2): every pair's bounding objects are tested, O(N^2). It is the
 //!   reference the fast search is validated against, in both of the book's variants (identical
 //!   bounding spheres of the largest element's diameter, eq. (3.9), and bounding boxes).
-//! - [`BroadPhase`]: a sorted cell list ([`cell_list`]), time and memory O(N) whatever the extent of
+//! - [`BroadPhase`](crate::broad::BroadPhase): a sorted cell list ([`cell_list`](crate::broad::cell_list)), time and memory O(N) whatever the extent of
 //!   the empty space around the bodies, with levels for polydisperse sizes and an optional Verlet
 //!   skin that keeps the pair list while no body has moved more than half the skin.
 //!

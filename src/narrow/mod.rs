@@ -1,6 +1,6 @@
 //! Narrow phase: the exact contact of one pair of shapes, and of many pairs at once.
 //!
-//! [`collide`] is the one dispatcher: it matches the two shape families to a kernel (one file per
+//! [`collide`](crate::narrow::collide) is the one dispatcher: it matches the two shape families to a kernel (one file per
 //! pair of families, named like its function). Kernels of shapes with an orientation take B's pose
 //! relative to A ([`Pose::relative`]: one transform, fewer round-off steps) and their result goes back
 //! to the world frame once, at the end ([`Contact::transformed`]); the sphere kernel, symmetric under

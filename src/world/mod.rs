@@ -1,6 +1,6 @@
 //! A world: whole time steps for hosts without their own neighbour search.
 //!
-//! The host gives every body's shape and pose; [`World::step`] runs the broad phase
+//! The host gives every body's shape and pose; [`World::step`](crate::world::World::step) runs the broad phase
 //! ([`crate::broad::BroadPhase`] on the bodies' boxes, with a Verlet skin) and the narrow phase
 //! ([`crate::narrow::collide`]) on every candidate pair, spread over threads, and returns the
 //! touching pairs' contacts with their body indices. Each candidate pair's warm state is kept

@@ -7,7 +7,7 @@
 //! form (eqs. (2), (4), (7)), so conditions (5)_1-(5)_2 hold by construction and only (5)_3, `d`
 //! parallel to `c`, is left. It holds at the minimum of `f = |d|^2` (eq. (9)), found by Newton's
 //! method with a Levenberg-Marquardt fallback and a backtracking line search on the analytic
-//! gradient and Hessian (eqs. (10)-(11), [`objective`]). At every iterate the exclusion test of
+//! gradient and Hessian (eqs. (10)-(11), `objective`). At every iterate the exclusion test of
 //! eq. (12) (`c . d > 0`) can prove the bodies apart and stop the search; the support gap `c . d`
 //! is then a certified lower bound of their distance.
 //!
@@ -15,7 +15,7 @@
 //! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
 //! certifies the overlap, since `p1` is a point of A inside B. Otherwise, or after
 //! [`MAX_ITERATIONS`] without convergence, the search restarts from the best not yet tried of a
-//! fixed lattice of directions ([`restart`]).
+//! fixed lattice of directions (`restart`).
 
 mod chart;
 mod objective;
@@ -336,8 +336,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
-    /// is kept when [`Self::trusted`]; otherwise (and after a stalled descent) the search restarts
-    /// from the best [`GLOBAL_STARTS`] directions of [`restart::ranked`] and keeps the shallowest
+    /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
+    /// from the best [`GLOBAL_STARTS`] directions of `restart::ranked` and keeps the shallowest
     /// converged answer whose overlap is certified, or stops at the first exclusion.
     pub fn solve(&self, start: Vector3<f64>, eager: bool) -> Result<Solution> {
         let mut solution = Solution {

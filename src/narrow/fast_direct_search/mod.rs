@@ -2,7 +2,7 @@
 //! search for contact detection of convex polyhedra" (contact covers, valid entrance), with
 //! initial and updated detection.
 //!
-//! The contact covers of a pair (v-f both ways, crossing e-e; [`pair`]) are the facets of Shi's
+//! The contact covers of a pair (v-f both ways, crossing e-e; `pair`) are the facets of Shi's
 //! entrance polyhedron `E = A + (-B)`; v-v and v-e contacts are met through them, as in the
 //! paper. The bodies overlap exactly when the reference point (B's placement) lies inside `E`, and
 //! then the smallest overlap over the covers is the minimum translation distance: the
@@ -21,7 +21,7 @@
 //!   contact.
 //!
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
-//! from the features of each body within the overlap along the normal ([`patch`]).
+//! from the features of each body within the overlap along the normal (`patch`).
 
 mod pair;
 mod patch;

@@ -1,6 +1,6 @@
 //! Potential particle pairs: the contact point of Boon, Houlsby & Utili (2013) as the optimum of
 //! the second-order cone program of eq. (6) (weights eq. (7), variables eq. (8)), solved by our own
-//! Newton method on its KKT system ([`solver`]), warm-started from the previous step's optimum.
+//! Newton method on its KKT system (`solver`), warm-started from the previous step's optimum.
 //!
 //! The result ([`PotentialSolution`]), in A's frame:
 //! * `s_A`, `s_B` (equal at the optimum): the bodies overlap exactly when `s < 1` (text after
@@ -13,7 +13,7 @@
 //!   exactly opposite (KKT: `(1 - lambda) grad F_A + lambda grad F_B = 0`), so both unit normals
 //!   agree and the section's stiffness-weighted average is the same normal for any stiffnesses.
 //! * Overlapping (`s < 1`): `point_a = x* + t_a n` on A's surface and `point_b = x* - t_b n` on B's,
-//!   found by the bracketed line search along the normal of Figure 3 ([`surface_crossing`]);
+//!   found by the bracketed line search along the normal of Figure 3 (`surface_crossing`);
 //!   `penetration = t_a + t_b`, the overlap distance of the text.
 //! * Apart (`s >= 1`, certified by the optimum: no point is inside both bodies): the plane through
 //!   `x*` normal to `n` separates the level sets `f + 1 = s^2` of both bodies, which hold the
