@@ -14,8 +14,10 @@
 //!   centre line.
 //! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
 //!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
-//!   plane, re-checked with one support search: if it still separates, the query ends there (the
-//!   exclusion of near pairs). For a touching pair its overlap bounds the depth at once, so the
+//!   plane: while the bodies have moved less, relative to each other, than its gap since it was
+//!   found, it still separates them and the query ends without any search (`motion_certificate`);
+//!   otherwise it is re-checked with one support search, and if it still separates, the query ends
+//!   there (the exclusion of near pairs). For a touching pair its overlap bounds the depth at once, so the
 //!   bound leaves only the covers near the contact normal to evaluate. The answer is the same as
 //!   a fresh initial detection's at every step (the bound is exact), not a re-projection of an old
 //!   contact.
@@ -23,6 +25,7 @@
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
 //! from the features of each body within the overlap along the normal (`patch`).
 
+mod motion_certificate;
 mod pair;
 mod patch;
 mod search;
@@ -138,7 +141,9 @@ fn witness_points(pair: &PolyhedronPair, cover: &Evaluated) -> (Vector3<f64>, Ve
 ///
 /// Warm data: `data[0]` the cover's type (1: A's face and B's vertex, 2: A's vertex and B's face,
 /// 3: two edges; 0: none), `data[1..3]` its two feature indices, `data[3..5]` the support
-/// vertices of A and B, `data[5]` 1 if the pair touched.
+/// vertices of A and B, `data[5]` 1 if the pair touched; `data[6..14]` the reference of the motion
+/// certificate of a pair apart (B's placement at the full evaluation that found the separating
+/// v-f plane, and its gap; `data[13]` 0 when there is none).
 pub fn fast_direct_search(
     a: &Polyhedron,
     b: &Polyhedron,
@@ -146,6 +151,13 @@ pub fn fast_direct_search(
     warm: &mut WarmState,
 ) -> Detection {
     let warm_started = warm.claim(KERNEL);
+    if warm_started && warm.data[5] == 0.0 {
+        // A pair apart whose motion since its separating plane was found cannot have closed the
+        // gap: excluded without a support search (the reference is kept).
+        if let Some(detection) = motion_certificate::certified_apart(a, b, relative, &warm.data) {
+            return detection;
+        }
+    }
     let pair = PolyhedronPair::new(a, b, relative);
     let seed = if warm_started {
         stored_cover(&warm.data, a, b)
@@ -178,6 +190,7 @@ pub fn fast_direct_search(
     warm.data[3] = support.0 as f64;
     warm.data[4] = support.1 as f64;
     warm.data[5] = if contact.touching { 1.0 } else { 0.0 };
+    motion_certificate::record(&mut warm.data, relative, &best.cover, -best.overlap);
     Detection {
         contact,
         cover: best,

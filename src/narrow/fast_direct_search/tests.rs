@@ -84,16 +84,35 @@ fn stacked_cubes_face_face() {
 }
 
 #[test]
-fn separated_cubes_are_excluded_and_warm_recheck_is_one_cover() {
+fn separated_cubes_are_excluded_by_the_motion_certificate_then_by_one_cover() {
     let cube = cuboid(0.5, 0.5, 0.5);
     let rel = pose([1.02, 0.1, 0.0], [0.1, 0.0, 0.0]);
     let mut warm = WarmState::cold();
     let d = detect(&cube, &cube, &rel, &mut warm);
     assert!(!d.contact.touching);
     assert!(d.contact.separation > 0.0 && d.contact.separation <= 0.02 + 1e-12);
+    // Unmoved: the plane's own certificate, no cover evaluated, the gap kept but for round-off.
     let again = detect(&cube, &cube, &rel, &mut warm);
     assert!(!again.contact.touching);
-    assert_eq!(again.contact.iterations, 1);
+    assert_eq!(again.contact.iterations, 0);
+    assert!((again.contact.separation - d.contact.separation).abs() < 1e-12);
+    assert_eq!(again.contact.normal, d.contact.normal);
+    // Moved by 0.004 along the normal and turned by 1e-3 rad (up to 0.87e-3 of a vertex): the
+    // bound 0.00487 is below the gap, so still certified, by the gap less the bound.
+    let moved = pose([1.016, 0.1, 0.0], [0.101, 0.0, 0.0]);
+    let certified = detect(&cube, &cube, &moved, &mut warm);
+    assert_eq!(certified.contact.iterations, 0);
+    let bound = 0.004 + 2.0 * (0.0005f64).sin() * 0.75f64.sqrt();
+    assert!((certified.contact.separation - (d.contact.separation - bound)).abs() < 1e-9);
+    // Moved by more than the gap could take (0.03 away, but turned by 0.05 rad about z): the
+    // bound no longer certifies, and the plane is re-checked with one support search: still
+    // separating, by a gap no larger than the largest separating-axis gap.
+    let turned = pose([1.05, 0.1, 0.0], [0.1, 0.0, 0.05]);
+    let rechecked = detect(&cube, &cube, &turned, &mut warm);
+    assert!(!rechecked.contact.touching);
+    assert_eq!(rechecked.contact.iterations, 1);
+    let (depth, _) = sat(&cube, &cube, &turned);
+    assert!(rechecked.contact.separation > 0.0 && rechecked.contact.separation <= -depth + 1e-12);
 }
 
 #[test]
@@ -175,6 +194,14 @@ proptest! {
             prop_assert_eq!(warm_d.contact.touching, cold_d.contact.touching);
             if cold_d.contact.touching {
                 prop_assert!((warm_d.contact.penetration - cold_d.contact.penetration).abs() < 1e-12);
+            } else {
+                // Apart (by the motion certificate or a search): the reported normal is a plane
+                // that separates the bodies by at least the reported gap (brute force).
+                let n = warm_d.contact.normal;
+                let top = a.vertices().iter().map(|v| n.dot(v)).fold(f64::MIN, f64::max);
+                let low = b.vertices().iter().map(|v| n.dot(&p.transform_point(v))).fold(f64::MAX, f64::min);
+                prop_assert!(low - top >= warm_d.contact.separation - 1e-12,
+                             "gap {} along the normal, {} reported", low - top, warm_d.contact.separation);
             }
         }
     }
