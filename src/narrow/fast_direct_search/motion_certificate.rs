@@ -17,6 +17,12 @@
 //! separates the bodies, by at least the difference: a certified lower bound of the distance, as
 //! the full evaluation's own gap is. E-e covers (whose plane turns with both edges) are not
 //! certified this way; they are re-evaluated.
+//!
+//! Unlike the plane's re-check, which evaluates a real plane whatever the warm state holds, the
+//! certificate trusts the recorded gap, so it is recorded with a fingerprint of the two shapes and
+//! used only by a query of shapes with the same fingerprint: a warm state reused for another pair
+//! by mistake falls back to the full evaluation. (Two identical shapes queried in the other order
+//! are congruent configurations, for which the recorded gap holds all the same.)
 
 use super::{index, stored_cover, Cover, Detection, Evaluated};
 use crate::contact::{Contact, ContactKind};
@@ -32,15 +38,34 @@ pub const TRANSLATION: usize = 6;
 pub const ROTATION: usize = 9;
 /// See [`TRANSLATION`].
 pub const GAP: usize = 13;
+/// The two shapes' fingerprint ([`fingerprint`]) when the reference was recorded.
+pub const FINGERPRINT: usize = 14;
+
+/// A number that tells the pair's shapes apart (their bounding radii and vertex counts), computed
+/// the same way at the record and at the check, so equal shapes give bitwise equal numbers.
+fn fingerprint(a: &Polyhedron, b: &Polyhedron) -> f64 {
+    a.bounding_radius()
+        + 1.618_033_988_749_895 * b.bounding_radius()
+        + 1e-3 * a.num_vertices() as f64
+        + 1e-6 * b.num_vertices() as f64
+}
 
 /// Relative slack on the motion bound, and absolute slack per unit of the placement's size, for
 /// the round-off of the bound and of the reference gap.
 const RELATIVE_SLACK: f64 = 1e-12;
 const ABSOLUTE_SLACK: f64 = 1e-14;
 
-/// Records `relative` and the gap of `cover` (a pair found apart by a full evaluation) as the
-/// reference of later certificates; clears it when `gap` is not positive or the cover is an e-e one.
-pub fn record(data: &mut [f64], relative: &Pose, cover: &Cover, gap: f64) {
+/// Records `relative`, the gap of `cover` (a pair found apart by a full evaluation) and the shapes'
+/// fingerprint as the reference of later certificates; clears it when `gap` is not positive or the
+/// cover is an e-e one.
+pub fn record(
+    data: &mut [f64],
+    a: &Polyhedron,
+    b: &Polyhedron,
+    relative: &Pose,
+    cover: &Cover,
+    gap: f64,
+) {
     let certifiable = gap > 0.0 && !matches!(cover, Cover::EdgeEdge { .. });
     if !certifiable {
         data[GAP] = 0.0;
@@ -50,6 +75,7 @@ pub fn record(data: &mut [f64], relative: &Pose, cover: &Cover, gap: f64) {
     let q = relative.rotation.quaternion();
     data[ROTATION..ROTATION + 4].copy_from_slice(&[q.w, q.i, q.j, q.k]);
     data[GAP] = gap;
+    data[FINGERPRINT] = fingerprint(a, b);
 }
 
 /// The pair proven apart at `relative` by the plane recorded in `data` (see the module), without
@@ -64,7 +90,7 @@ pub fn certified_apart(
     data: &[f64],
 ) -> Option<Detection> {
     let reference_gap = data[GAP];
-    if reference_gap.is_nan() || reference_gap <= 0.0 {
+    if reference_gap.is_nan() || reference_gap <= 0.0 || data[FINGERPRINT] != fingerprint(a, b) {
         return None;
     }
     let cover = stored_cover(data, a, b)?;

@@ -113,6 +113,16 @@ fn separated_cubes_are_excluded_by_the_motion_certificate_then_by_one_cover() {
     assert_eq!(rechecked.contact.iterations, 1);
     let (depth, _) = sat(&cube, &cube, &turned);
     assert!(rechecked.contact.separation > 0.0 && rechecked.contact.separation <= -depth + 1e-12);
+    // The same warm state handed, by mistake, to another pair of shapes: the certificate is not
+    // trusted (the shapes' fingerprint differs) and the pair is evaluated in full: touching here.
+    let mut stale = warm;
+    let unmoved = detect(&cube, &cube, &turned, &mut stale);
+    assert_eq!(unmoved.contact.iterations, 0);
+    let slab = cuboid(0.5, 0.5, 0.6);
+    let other = detect(&slab, &slab, &turned, &mut warm);
+    assert!(other.contact.iterations >= 1);
+    let (depth, _) = sat(&slab, &slab, &turned);
+    assert_eq!(other.contact.touching, depth > 0.0);
 }
 
 #[test]
