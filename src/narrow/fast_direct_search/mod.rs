@@ -15,7 +15,8 @@
 //! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
 //!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
 //!   plane: while the bodies have moved less, relative to each other, than its gap since it was
-//!   found, it still separates them and the query ends without any search (`motion_certificate`);
+//!   found, it (or, for two edges, the plane it was then) still separates them and the query ends
+//!   without any search (`motion_certificate`);
 //!   otherwise it is re-checked with one support search, and if it still separates, the query ends
 //!   there (the exclusion of near pairs). For a touching pair its overlap bounds the depth at once, so the
 //!   bound leaves only the covers near the contact normal to evaluate. The answer is the same as
@@ -143,7 +144,7 @@ fn witness_points(pair: &PolyhedronPair, cover: &Evaluated) -> (Vector3<f64>, Ve
 /// 3: two edges; 0: none), `data[1..3]` its two feature indices, `data[3..5]` the support
 /// vertices of A and B, `data[5]` 1 if the pair touched; `data[6..14]` the reference of the motion
 /// certificate of a pair apart (B's placement at the full evaluation that found the separating
-/// v-f plane, and its gap; `data[13]` 0 when there is none), `data[14]` the shapes' fingerprint.
+/// plane, and its gap; `data[13]` 0 when there is none), `data[14]` the shapes' fingerprint.
 pub fn fast_direct_search(
     a: &Polyhedron,
     b: &Polyhedron,
@@ -190,7 +191,7 @@ pub fn fast_direct_search(
     warm.data[3] = support.0 as f64;
     warm.data[4] = support.1 as f64;
     warm.data[5] = if contact.touching { 1.0 } else { 0.0 };
-    motion_certificate::record(&mut warm.data, a, b, relative, &best.cover, -best.overlap);
+    motion_certificate::record(&mut warm.data, a, b, relative, -best.overlap);
     Detection {
         contact,
         cover: best,

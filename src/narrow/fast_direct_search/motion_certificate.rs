@@ -10,13 +10,17 @@
 //! * A's face: `|n . (t - t_ref)| + ||R - R_ref|| rho_B` (B's vertices `R p + t`, `|p| <= rho_B`);
 //! * B's face: `|t - t_ref| + ||R - R_ref|| (rho_A + |t|)` (the plane `(R m) . (x - t) = e` against
 //!   A's vertices `|v| <= rho_A`),
+//! * two crossing edges: the e-e plane turns with B, so the certificate keeps the plane of the
+//!   reference placement instead, a fixed direction `n` of A's frame rebuilt from the two edges and
+//!   `R_ref` (the gap of a valid e-e cover is the support gap along its normal): the same bound as
+//!   for A's face, plus the round-off of rebuilding `n` (edges less than 1e-3 rad from parallel are
+//!   re-evaluated instead),
 //!
 //! with `rho` a body's bounding radius about its origin and `||R - R_ref|| = 2 sin(theta / 2)` for
 //! the angle `theta` between the two rotations, read without cancellation from the vector part of
 //! the quaternion `q q_ref^-1`. While the reference gap exceeds that bound the same plane still
 //! separates the bodies, by at least the difference: a certified lower bound of the distance, as
-//! the full evaluation's own gap is. E-e covers (whose plane turns with both edges) are not
-//! certified this way; they are re-evaluated.
+//! the full evaluation's own gap is.
 //!
 //! Unlike the plane's re-check, which evaluates a real plane whatever the warm state holds, the
 //! certificate trusts the recorded gap, so it is recorded with a fingerprint of the two shapes and
@@ -28,7 +32,7 @@ use super::{index, stored_cover, Cover, Detection, Evaluated};
 use crate::contact::{Contact, ContactKind};
 use crate::pose::Pose;
 use crate::shapes::Polyhedron;
-use nalgebra::{Quaternion, Vector3};
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// Warm-state slots of the certificate: B's placement in A's frame at the full evaluation that
 /// found the pair apart (translation, then the rotation's quaternion `w, i, j, k`), and the gap
@@ -54,20 +58,16 @@ fn fingerprint(a: &Polyhedron, b: &Polyhedron) -> f64 {
 /// the round-off of the bound and of the reference gap.
 const RELATIVE_SLACK: f64 = 1e-12;
 const ABSOLUTE_SLACK: f64 = 1e-14;
+/// Two edges closer to parallel than this sine give an e-e plane too ill-conditioned to rebuild.
+const EDGE_SINE: f64 = 1e-3;
+/// Absolute slack per unit of size for the rebuilt e-e normal (its direction's round-off, a few
+/// ulps over `EDGE_SINE`, times the size).
+const EDGE_SLACK: f64 = 1e-12;
 
 /// Records `relative`, the gap of `cover` (a pair found apart by a full evaluation) and the shapes'
-/// fingerprint as the reference of later certificates; clears it when `gap` is not positive or the
-/// cover is an e-e one.
-pub fn record(
-    data: &mut [f64],
-    a: &Polyhedron,
-    b: &Polyhedron,
-    relative: &Pose,
-    cover: &Cover,
-    gap: f64,
-) {
-    let certifiable = gap > 0.0 && !matches!(cover, Cover::EdgeEdge { .. });
-    if !certifiable {
+/// fingerprint as the reference of later certificates; clears it when `gap` is not positive.
+pub fn record(data: &mut [f64], a: &Polyhedron, b: &Polyhedron, relative: &Pose, gap: f64) {
+    if gap.is_nan() || gap <= 0.0 {
         data[GAP] = 0.0;
         return;
     }
@@ -111,6 +111,7 @@ pub fn certified_apart(
             .imag()
             .norm();
     let moved = t - t_ref;
+    let size = 1.0 + t.norm() + a.bounding_radius() + b.bounding_radius();
     let (bound, axis) = match cover {
         Cover::FaceVertex { face_a, .. } => {
             let n = a.face_normal(face_a);
@@ -120,9 +121,30 @@ pub fn certified_apart(
             moved.norm() + turn * (a.bounding_radius() + t.norm()),
             -(relative.rotation * b.face_normal(face_b)),
         ),
-        Cover::EdgeEdge { .. } => return None,
+        Cover::EdgeEdge { edge_a, edge_b } => {
+            // The reference plane: A's edge crossed with B's edge turned by R_ref, pointing out of
+            // A's edge (along the sum of its faces' normals), as the full evaluation built it.
+            let rotation_ref = UnitQuaternion::from_quaternion(q_ref);
+            let arc = a.edge_arc(edge_a);
+            let cross = a
+                .edge(edge_a)
+                .direction()
+                .cross(&(rotation_ref * b.edge(edge_b).direction()));
+            let sine = cross.norm();
+            if sine.is_nan() || sine < EDGE_SINE {
+                return None;
+            }
+            let n = if cross.dot(&(arc.start + arc.end)) >= 0.0 {
+                cross / sine
+            } else {
+                -cross / sine
+            };
+            (
+                n.dot(&moved).abs() + turn * b.bounding_radius() + EDGE_SLACK * size,
+                n,
+            )
+        }
     };
-    let size = 1.0 + t.norm() + a.bounding_radius() + b.bounding_radius();
     let gap = reference_gap - bound * (1.0 + RELATIVE_SLACK) - ABSOLUTE_SLACK * size;
     if gap.is_nan() || gap <= 0.0 {
         return None;
@@ -136,10 +158,16 @@ pub fn certified_apart(
             let pa = a.vertex(vertex_a);
             (pa, pa + axis * gap)
         }
-        Cover::EdgeEdge { .. } => unreachable!("e-e covers are not certified"),
+        Cover::EdgeEdge { edge_b, .. } => {
+            let pb = relative.transform_point(&b.vertex(b.edge(edge_b).tail()));
+            (pb - axis * gap, pb)
+        }
     };
-    let mut contact =
-        Contact::from_points(point_a, point_b, axis, -gap, false, ContactKind::VertexFace);
+    let kind = match cover {
+        Cover::EdgeEdge { .. } => ContactKind::EdgeEdge,
+        _ => ContactKind::VertexFace,
+    };
+    let mut contact = Contact::from_points(point_a, point_b, axis, -gap, false, kind);
     contact.iterations = 0;
     contact.warm_started = true;
     Some(Detection {

@@ -295,3 +295,36 @@ fn arcs_cross_only_where_the_arcs_themselves_meet() {
     let side_down = Vector3::new(1.0, -0.2, -1.0).normalize();
     assert!(!arcs_cross(&a, &b, &side_up, &side_down));
 }
+
+#[test]
+fn crossing_edges_apart_are_excluded_by_the_reference_plane() {
+    let cube = cuboid(0.5, 0.5, 0.5);
+    // The crossing edges of the test above, 0.02 apart.
+    let a_pose = pose([0.0, 0.0, 0.0], [std::f64::consts::FRAC_PI_4, 0.0, 0.0]);
+    let at = |z: f64, turn: f64| {
+        a_pose.relative(&pose(
+            [0.0, 0.0, std::f64::consts::SQRT_2 + z],
+            [0.0, std::f64::consts::FRAC_PI_4, turn],
+        ))
+    };
+    let mut warm = WarmState::cold();
+    let first = detect(&cube, &cube, &at(0.02, 0.0), &mut warm);
+    assert!(!first.contact.touching);
+    assert!(matches!(first.cover.cover, Cover::EdgeEdge { .. }));
+    assert!((first.contact.separation - 0.02).abs() < 1e-12);
+    // Turned by 2e-3 rad about the vertical and 5e-3 closer: the plane of the first query still
+    // separates, by at least 0.02 - 0.005 - 2 sin(1e-3) sqrt(3)/2.
+    let moved = at(0.015, 2e-3);
+    let certified = detect(&cube, &cube, &moved, &mut warm);
+    assert_eq!(certified.contact.iterations, 0);
+    assert_eq!(certified.contact.kind, ContactKind::EdgeEdge);
+    let bound = 0.005 + 2.0 * 1e-3f64.sin() * 0.75f64.sqrt();
+    assert!(certified.contact.separation >= 0.02 - bound - 1e-9);
+    let (depth, _) = sat(&cube, &cube, &moved);
+    assert!(certified.contact.separation <= -depth + 1e-12);
+    // Closer than the bound allows: evaluated again, with its searches.
+    let close = detect(&cube, &cube, &at(0.001, 2e-3), &mut warm);
+    assert!(close.contact.iterations >= 1);
+    let (depth, _) = sat(&cube, &cube, &at(0.001, 2e-3));
+    assert_eq!(close.contact.touching, depth > 0.0);
+}
