@@ -11,10 +11,9 @@
 //! * B's face: `|t - t_ref| + ||R - R_ref|| (rho_A + |t|)` (the plane `(R m) . (x - t) = e` against
 //!   A's vertices `|v| <= rho_A`),
 //! * two crossing edges: the e-e plane turns with B, so the certificate keeps the plane of the
-//!   reference placement instead, a fixed direction `n` of A's frame rebuilt from the two edges and
-//!   `R_ref` (the gap of a valid e-e cover is the support gap along its normal): the same bound as
-//!   for A's face, plus the round-off of rebuilding `n` (edges less than 1e-3 rad from parallel are
-//!   re-evaluated instead),
+//!   reference placement instead, a fixed direction `n` of A's frame rebuilt from the two edges at
+//!   the recorded placement by the full evaluation's own code (the gap of a valid e-e cover is the
+//!   support gap along its normal): the same bound as for A's face,
 //!
 //! with `rho` a body's bounding radius about its origin and `||R - R_ref|| = 2 sin(theta / 2)` for
 //! the angle `theta` between the two rotations, read without cancellation from the vector part of
@@ -28,7 +27,7 @@
 //! by mistake falls back to the full evaluation. (Two identical shapes queried in the other order
 //! are congruent configurations, for which the recorded gap holds all the same.)
 
-use super::{index, stored_cover, Cover, Detection, Evaluated};
+use super::{index, stored_cover, Cover, Detection, Evaluated, PolyhedronPair};
 use crate::contact::{Contact, ContactKind};
 use crate::pose::Pose;
 use crate::shapes::Polyhedron;
@@ -58,11 +57,6 @@ fn fingerprint(a: &Polyhedron, b: &Polyhedron) -> f64 {
 /// the round-off of the bound and of the reference gap.
 const RELATIVE_SLACK: f64 = 1e-12;
 const ABSOLUTE_SLACK: f64 = 1e-14;
-/// Two edges closer to parallel than this sine give an e-e plane too ill-conditioned to rebuild.
-const EDGE_SINE: f64 = 1e-3;
-/// Absolute slack per unit of size for the rebuilt e-e normal (its direction's round-off, a few
-/// ulps over `EDGE_SINE`, times the size).
-const EDGE_SLACK: f64 = 1e-12;
 
 /// Records `relative`, the gap of `cover` (a pair found apart by a full evaluation) and the shapes'
 /// fingerprint as the reference of later certificates; clears it when `gap` is not positive.
@@ -122,27 +116,12 @@ pub fn certified_apart(
             -(relative.rotation * b.face_normal(face_b)),
         ),
         Cover::EdgeEdge { edge_a, edge_b } => {
-            // The reference plane: A's edge crossed with B's edge turned by R_ref, pointing out of
-            // A's edge (along the sum of its faces' normals), as the full evaluation built it.
-            let rotation_ref = UnitQuaternion::from_quaternion(q_ref);
-            let arc = a.edge_arc(edge_a);
-            let cross = a
-                .edge(edge_a)
-                .direction()
-                .cross(&(rotation_ref * b.edge(edge_b).direction()));
-            let sine = cross.norm();
-            if sine.is_nan() || sine < EDGE_SINE {
-                return None;
-            }
-            let n = if cross.dot(&(arc.start + arc.end)) >= 0.0 {
-                cross / sine
-            } else {
-                -cross / sine
-            };
-            (
-                n.dot(&moved).abs() + turn * b.bounding_radius() + EDGE_SLACK * size,
-                n,
-            )
+            // The plane the two edges made at the reference placement, rebuilt by the full
+            // evaluation's own code from the recorded placement (bit for bit the same numbers).
+            let reference = Pose::new(t_ref, UnitQuaternion::new_unchecked(q_ref));
+            let pair = PolyhedronPair::new(a, b, &reference);
+            let n = pair.crossing_edge_cover(&pair.a_edge(edge_a), edge_b)?.axis;
+            (n.dot(&moved).abs() + turn * b.bounding_radius(), n)
         }
     };
     let gap = reference_gap - bound * (1.0 + RELATIVE_SLACK) - ABSOLUTE_SLACK * size;
