@@ -105,25 +105,19 @@ pub(crate) struct Entry<V> {
     reach: [u8; 3],
 }
 
-/// A body of the level being swept, in key order: its volume and index.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Target<V> {
-    volume: V,
-    body: u32,
-}
-
-/// The per-level arrays of one kind of volume, kept between searches.
+/// The per-level arrays of one kind of volume, kept between searches: the bodies sorted by key,
+/// the sort's scratch, and the grown volumes when there is a margin.
 #[derive(Debug, Default)]
 pub(crate) struct Buffers<V> {
     entries: Vec<Entry<V>>,
     scratch: Vec<Entry<V>>,
-    targets: Vec<Target<V>>,
+    grown: Vec<V>,
 }
 
 impl<V> Buffers<V> {
     fn heap_bytes(&self) -> usize {
         (self.entries.capacity() + self.scratch.capacity()) * std::mem::size_of::<Entry<V>>()
-            + self.targets.capacity() * std::mem::size_of::<Target<V>>()
+            + self.grown.capacity() * std::mem::size_of::<V>()
     }
 }
 
@@ -181,7 +175,17 @@ impl Grid {
         (c[2] << self.shift_z) | (c[1] << self.shift_y) | c[0]
     }
 
-    #[inline(always)]
+    /// The key differences from a cell to the cells `(0, dy - 1, dz - 1)` away, at `3 dz + dy`
+    /// (wrapping: a key plus an offset is the neighbour's key).
+    fn row_offsets(&self) -> [u64; 9] {
+        std::array::from_fn(|r| {
+            let (dy, dz) = ((r % 3) as u64, (r / 3) as u64);
+            (dy << self.shift_y)
+                .wrapping_add(dz << self.shift_z)
+                .wrapping_sub((1 << self.shift_y) + (1 << self.shift_z))
+        })
+    }
+
     fn unpack(&self, key: u64) -> [u64; 3] {
         [
             key & ((1 << self.shift_y) - 1),
@@ -194,10 +198,7 @@ impl Grid {
 /// The reusable working memory of the search; all of it O(N) (plus the pairs found).
 #[derive(Debug, Default)]
 pub struct CellList {
-    boxes: Vec<Aabb>,
-    spheres: Vec<BoundingSphere>,
     levels: Vec<u8>,
-    target_keys: Vec<u64>,
     box_buffers: Buffers<Aabb>,
     sphere_buffers: Buffers<BoundingSphere>,
     found: Vec<u64>,
@@ -245,35 +246,25 @@ impl CellList {
 
     /// [`CellList::search`] on volumes and a margin already checked.
     pub(crate) fn search_checked(&mut self, bounds: Bounds, margin: f64, out: &mut Vec<BodyPair>) {
-        out.clear();
         let half = 0.5 * margin;
         // The buffers are taken out of `self` for the search and put back after it.
-        let mut boxes = std::mem::take(&mut self.boxes);
-        boxes.clear();
         match bounds {
             Bounds::Boxes(given) => {
-                boxes.extend(given.iter().map(|b| b.grown(half)));
                 let mut buffers = std::mem::take(&mut self.box_buffers);
-                self.run(&boxes, &boxes, &mut buffers);
+                self.run(given, half, &mut buffers);
                 self.box_buffers = buffers;
             }
             Bounds::Spheres(given) => {
-                let mut grown = std::mem::take(&mut self.spheres);
-                grown.clear();
-                grown.extend(given.iter().map(|s| s.grown(half)));
-                boxes.extend(grown.iter().map(Volume::bounding_box));
                 let mut buffers = std::mem::take(&mut self.sphere_buffers);
-                self.run(&grown, &boxes, &mut buffers);
+                self.run(given, half, &mut buffers);
                 self.sphere_buffers = buffers;
-                self.spheres = grown;
             }
         }
-        self.boxes = boxes;
-        let shift = pair_shift(self.boxes.len());
-        out.extend(
-            self.found
-                .iter()
-                .map(|&p| [(p >> shift) as u32, (p & ((1 << shift) - 1)) as u32]),
+        sorted_pairs(
+            &mut self.found,
+            &mut self.found_scratch,
+            pair_shift(bounds.len()),
+            out,
         );
     }
 
@@ -282,40 +273,45 @@ impl CellList {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        bytes(&self.boxes)
-            + bytes(&self.spheres)
-            + bytes(&self.levels)
-            + bytes(&self.target_keys)
+        bytes(&self.levels)
             + self.box_buffers.heap_bytes()
             + self.sphere_buffers.heap_bytes()
             + bytes(&self.found)
             + bytes(&self.found_scratch)
     }
 
-    /// The search over `volumes` (already grown) whose boxes are `boxes`; pairs in `self.found`.
-    fn run<V: Volume>(&mut self, volumes: &[V], boxes: &[Aabb], buffers: &mut Buffers<V>) {
+    /// The search over `given` grown by `half` on every side; pairs (unsorted) in `self.found`.
+    fn run<V: Volume>(&mut self, given: &[V], half: f64, buffers: &mut Buffers<V>) {
         self.found.clear();
-        let n = volumes.len();
+        let n = given.len();
         if n < 2 {
             return;
         }
-        let (base, top) = self.assign_levels(boxes);
+        let mut grown = std::mem::take(&mut buffers.grown);
+        let volumes = if half == 0.0 {
+            given
+        } else {
+            grown.clear();
+            grown.extend(given.iter().map(|v| v.grown(half)));
+            &grown
+        };
+        let (base, top) = self.assign_levels(volumes);
         for level in 0..=top {
-            if !self.levels.contains(&level) {
+            if top > 0 && !self.levels.contains(&level) {
                 continue;
             }
             let cell = base * 2f64.powi(level as i32) / (1.0 - CELL_SAFETY);
-            self.sweep_level(level, cell, volumes, boxes, buffers);
+            self.sweep_level(level, top, cell, volumes, buffers);
         }
-        let bits = 2 * pair_shift(n);
-        radix_sort_by_key(&mut self.found, &mut self.found_scratch, bits, |&p| p);
+        buffers.grown = grown;
     }
 
-    /// Sorts the bodies into levels by size; returns the base size `s_min` and the top level.
-    fn assign_levels(&mut self, boxes: &[Aabb]) -> (f64, u8) {
+    /// Sorts the bodies into levels by size; returns the base size `s_min` and the top level. When
+    /// every body is of level 0 (a monodisperse set), `levels` is left empty.
+    fn assign_levels<V: Volume>(&mut self, volumes: &[V]) -> (f64, u8) {
         let (mut smallest, mut largest) = (f64::INFINITY, 0.0f64);
-        for b in boxes {
-            let s = b.size();
+        for v in volumes {
+            let s = v.bounding_box().size();
             if s > 0.0 {
                 smallest = smallest.min(s);
             }
@@ -330,12 +326,15 @@ impl CellList {
             1.0
         };
         self.levels.clear();
+        if largest <= base {
+            return (base, 0);
+        }
         let mut top = 0;
         // Powers of two are exact: each comparison is exact.
         let bounds: [f64; MAX_LEVELS as usize] =
             std::array::from_fn(|level| base * 2f64.powi(level as i32));
-        for b in boxes {
-            let s = b.size();
+        for v in volumes {
+            let s = v.bounding_box().size();
             let mut level = 0u8;
             // (The loop ends by MAX_LEVELS - 1: no size exceeds `largest <= base 2^(MAX_LEVELS-1)`.)
             while s > bounds[level as usize] {
@@ -347,19 +346,22 @@ impl CellList {
         (base, top)
     }
 
-    /// Finds the pairs whose larger body (by level) lies in `level`: every body of a level up to
-    /// `level` searched in `level`'s grid of cell edge `cell`.
+    /// Finds the pairs whose larger body (by level) lies in `level` (of levels up to `top`): every
+    /// body of a level up to `level` searched in `level`'s grid of cell edge `cell`.
     fn sweep_level<V: Volume>(
         &mut self,
         level: u8,
+        top: u8,
         cell: f64,
         volumes: &[V],
-        boxes: &[Aabb],
         buffers: &mut Buffers<V>,
     ) {
+        let levels = &self.levels;
+        let level_of = |body: usize| if top == 0 { 0 } else { levels[body] };
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        for (b, &l) in boxes.iter().zip(&self.levels) {
-            if l <= level {
+        for (body, v) in volumes.iter().enumerate() {
+            if level_of(body) <= level {
+                let b = v.bounding_box();
                 for k in 0..3 {
                     lo[k] = lo[k].min(b.lo[k]);
                     hi[k] = hi[k].max(b.hi[k]);
@@ -368,13 +370,13 @@ impl CellList {
         }
         let grid = Grid::new(lo, hi, cell);
         let Buffers {
-            entries,
-            scratch,
-            targets,
+            entries, scratch, ..
         } = buffers;
         entries.clear();
-        for (body, ((b, &l), v)) in boxes.iter().zip(&self.levels).zip(volumes).enumerate() {
+        for (body, v) in volumes.iter().enumerate() {
+            let l = level_of(body);
             if l <= level {
+                let b = v.bounding_box();
                 let c = grid.cell_of(&b.lo);
                 let top = grid.cell_of(&b.hi);
                 // A box fills at most (1 - CELL_SAFETY) of a cell: it reaches one cell further at most.
@@ -393,90 +395,43 @@ impl CellList {
             }
         }
         radix_sort_by_key(entries, scratch, grid.bits, |e| e.key);
-        self.target_keys.clear();
-        targets.clear();
-        for e in entries.iter().filter(|e| e.in_level) {
-            self.target_keys.push(e.key);
-            targets.push(Target {
-                volume: e.volume,
-                body: e.body,
-            });
-        }
+        let queries = entries.len();
+        // The level's own bodies in key order: all of them when there is one level; else a copy (in
+        // the sort's scratch, free again) of those of this level. A last target of the largest key
+        // ends every row scan and cursor walk without a bounds test.
+        let sentinel = Entry {
+            key: u64::MAX,
+            ..Entry::default()
+        };
+        let targets: &[Entry<V>] = if top == 0 {
+            entries.push(sentinel);
+            entries
+        } else {
+            scratch.clear();
+            scratch.extend(entries.iter().filter(|e| e.in_level));
+            scratch.push(sentinel);
+            scratch
+        };
         let sweep = Sweep {
             grid: &grid,
             pair_shift: pair_shift(volumes.len()),
-            keys: &self.target_keys,
             targets,
         };
-        // One forward-only cursor per neighbour row (dz, dy) in {-1, 0, 1}^2.
-        let mut cursors = [0usize; 9];
-        let mut own = 0usize;
-        for e in entries.iter() {
-            let c = grid.unpack(e.key);
-            let top = [
-                c[0] + e.reach[0] as u64,
-                c[1] + e.reach[1] as u64,
-                c[2] + e.reach[2] as u64,
-            ];
-            let query = (e.body, e.volume);
-            if e.in_level {
-                // Its own row from the next body on, then the rows after its own: each pair of the
-                // level is found once, from the body earlier in key order.
-                own += 1;
-                sweep.row(query, [c[0], c[1], c[2]], top[0], own, &mut self.found);
-            }
-            if e.reach[1] <= 1 && e.reach[2] <= 1 {
-                // The usual case, from a table (no loop bounds to mispredict).
-                for &(dy, dz) in neighbour_rows(e.in_level, e.reach[1], e.reach[2]) {
-                    let (y, z) = (c[1] + dy - 1, c[2] + dz - 1);
-                    let start = sweep.start(&mut cursors, c, y, z);
-                    sweep.row(query, [c[0], y, z], top[0], start, &mut self.found);
-                }
-            } else if e.in_level {
-                for z in c[2]..=top[2] {
-                    let first_y = if z == c[2] { c[1] + 1 } else { c[1] - 1 };
-                    for y in first_y..=top[1] {
-                        let start = sweep.start(&mut cursors, c, y, z);
-                        sweep.row(query, [c[0], y, z], top[0], start, &mut self.found);
-                    }
-                }
-            } else {
-                for z in c[2] - 1..=top[2] {
-                    for y in c[1] - 1..=top[1] {
-                        let start = sweep.start(&mut cursors, c, y, z);
-                        sweep.row(query, [c[0], y, z], top[0], start, &mut self.found);
-                    }
-                }
-            }
-        }
+        sweep.queries(&entries[..queries], &mut self.found);
     }
 }
 
-/// The neighbour rows `(dy + 1, dz + 1)` a body searches besides its own, for a body of the level
-/// swept (`in_level`: the rows after its own in key order) or of a lower level (every row its box
-/// may touch), whose box reaches `reach_y`, `reach_z` (0 or 1) cells beyond its lower-corner cell.
-fn neighbour_rows(in_level: bool, reach_y: u8, reach_z: u8) -> &'static [(u64, u64)] {
-    const AFTER: [&[(u64, u64)]; 4] = [
-        &[],
-        &[(2, 1)],
-        &[(0, 2), (1, 2)],
-        &[(2, 1), (0, 2), (1, 2), (2, 2)],
-    ];
-    const AROUND: [&[(u64, u64)]; 4] = [
-        &[(0, 0), (1, 0), (0, 1), (1, 1)],
-        &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)],
-        &[(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)],
-        &[
-            (0, 0),
-            (1, 0),
-            (2, 0),
-            (0, 1),
-            (1, 1),
-            (2, 1),
-            (0, 2),
-            (1, 2),
-            (2, 2),
-        ],
+/// The neighbour rows, as `3 dz + dy` for offsets `dy - 1`, `dz - 1` in y and z, a body searches
+/// besides its own, for a body of the level swept (`in_level`: the rows after its own in key
+/// order) or of a lower level (every row its box may touch), whose box reaches `reach_y`, `reach_z`
+/// (0 or 1) cells beyond its lower-corner cell.
+fn neighbour_rows(in_level: bool, reach_y: u8, reach_z: u8) -> &'static [usize] {
+    const AFTER: [&[usize]; 4] = [&[], &[5], &[6, 7], &[5, 6, 7, 8]];
+    const AROUND: [&[usize]; 4] = [
+        &[0, 1, 3, 4],
+        &[0, 1, 2, 3, 4, 5],
+        &[0, 1, 3, 4, 6, 7],
+        &[0, 1, 2, 3, 4, 5, 6, 7, 8],
     ];
     let k = (reach_y + 2 * reach_z) as usize;
     if in_level {
@@ -486,56 +441,126 @@ fn neighbour_rows(in_level: bool, reach_y: u8, reach_z: u8) -> &'static [(u64, u
     }
 }
 
-/// One level's sorted targets (their keys apart, for the cursors), searched row by row.
+/// One level's bodies sorted by key, ending with a sentinel of key `u64::MAX`, searched row by row.
 struct Sweep<'a, V> {
     grid: &'a Grid,
     /// A pair `(i, j)` is found as `i << pair_shift | j`.
     pair_shift: u32,
-    keys: &'a [u64],
-    targets: &'a [Target<V>],
+    targets: &'a [Entry<V>],
 }
 
 impl<V: Volume> Sweep<'_, V> {
-    /// The index of the first target at or after cell `(c.x - 1, y, z)`: the row's cursor moved
-    /// forward when the row is one of the 3 x 3 neighbour rows (whose start keys grow with the query's
-    /// key), a binary search otherwise (never, when cells hold their bodies as they should).
-    #[inline(always)]
-    fn start(&self, cursors: &mut [usize; 9], c: [u64; 3], y: u64, z: u64) -> usize {
-        let first = self.grid.key([c[0] - 1, y, z]);
-        let (dy, dz) = (y + 1 - c[1], z + 1 - c[2]);
-        if dy > 2 || dz > 2 {
-            return self.keys.partition_point(|&k| k < first);
+    /// Finds the pairs of each query (the bodies of this level and of lower ones, in key order)
+    /// with the targets.
+    fn queries(&self, queries: &[Entry<V>], found: &mut Vec<u64>) {
+        // The key of the first cell of each neighbour row (dy, dz in 0..3 for -1, 0, 1) less the
+        // query's key, and one forward-only cursor per row.
+        let offsets = self.grid.row_offsets();
+        let mut cursors = [0usize; 9];
+        let mut own = 0usize;
+        for e in queries {
+            let query = (e.body, e.volume);
+            let reach_x = e.reach[0] as u64;
+            if e.in_level {
+                // Its own row from the next body on, then the rows after its own: each pair of the
+                // level is found once, from the body earlier in key order.
+                own += 1;
+                self.row(query, own, e.key + reach_x, found);
+            }
+            if e.reach[1] <= 1 && e.reach[2] <= 1 {
+                // The usual case, from a table (no loop bounds to mispredict).
+                for &r in neighbour_rows(e.in_level, e.reach[1], e.reach[2]) {
+                    let row = e.key.wrapping_add(offsets[r]);
+                    let start = self.advance(&mut cursors[r], row - 1);
+                    self.row(query, start, row + reach_x, found);
+                }
+            } else {
+                // Never, when cells hold their bodies as they should: every row the box may touch,
+                // each found by a binary search.
+                let c = self.grid.unpack(e.key);
+                let top = [
+                    c[0] + reach_x,
+                    c[1] + e.reach[1] as u64,
+                    c[2] + e.reach[2] as u64,
+                ];
+                for z in c[2] - 1..=top[2] {
+                    for y in c[1] - 1..=top[1] {
+                        if e.in_level && (z < c[2] || (z == c[2] && y <= c[1])) {
+                            continue;
+                        }
+                        let first = self.grid.key([c[0] - 1, y, z]);
+                        let start = self.targets.partition_point(|t| t.key < first);
+                        self.row(query, start, self.grid.key([top[0], y, z]), found);
+                    }
+                }
+            }
         }
-        let cursor = &mut cursors[(dz * 3 + dy) as usize];
-        let n = self.keys.len();
+    }
+
+    /// Moves a row's forward-only `cursor` to the first target of key at least `first` (the start
+    /// keys of a neighbour row grow with the query's key); returns it.
+    #[inline(always)]
+    fn advance(&self, cursor: &mut usize, first: u64) -> usize {
         // A cursor moves by about one target per query: one step without a branch, then the loop
-        // for longer moves.
-        *cursor += (*cursor < n && self.keys[(*cursor).min(n - 1)] < first) as usize;
-        while *cursor < n && self.keys[*cursor] < first {
+        // for longer moves (the sentinel stops both).
+        *cursor += (self.targets[*cursor].key < first) as usize;
+        while self.targets[*cursor].key < first {
             *cursor += 1;
         }
         *cursor
     }
 
-    /// Tests `query` against the targets from index `start` to the end of cell `(last_x, y, z)`.
+    /// Tests `query` against the targets from index `start` to the last of key at most `last`.
     #[inline(always)]
-    fn row(&self, query: (u32, V), c: [u64; 3], last_x: u64, start: usize, found: &mut Vec<u64>) {
-        let last = self.grid.key([last_x, c[1], c[2]]);
+    fn row(&self, query: (u32, V), start: usize, last: u64, found: &mut Vec<u64>) {
         let (body, volume) = query;
         let mut k = start;
-        while k < self.keys.len() && self.keys[k] <= last {
+        while self.targets[k].key <= last {
             let target = &self.targets[k];
             if volume.touches(&target.volume) {
-                let other = target.body;
-                let (i, j) = if body < other {
-                    (body, other)
-                } else {
-                    (other, body)
-                };
+                let (i, j) = (body.min(target.body), body.max(target.body));
                 found.push(((i as u64) << self.pair_shift) | j as u64);
             }
             k += 1;
         }
+    }
+}
+
+/// The pairs `found` (`i << shift | j`, `i < j`) in `out`, sorted by `i` then `j`: a radix sort
+/// by `i` alone (as few passes as the index bits need), then each body's partners sorted as they
+/// are written out.
+fn sorted_pairs(found: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32, out: &mut Vec<BodyPair>) {
+    radix_sort_by_key(found, scratch, shift, |&p| p >> shift);
+    out.clear();
+    out.reserve(found.len());
+    let mask = (1u64 << shift) - 1;
+    let mut first = 0;
+    for &p in found.iter() {
+        let pair = [(p >> shift) as u32, (p & mask) as u32];
+        if out.last().is_some_and(|last| last[0] != pair[0]) {
+            sort_partners(&mut out[first..]);
+            first = out.len();
+        }
+        out.push(pair);
+    }
+    sort_partners(&mut out[first..]);
+}
+
+/// Sorts one body's pairs by partner: by insertion for the usual handful, else by the standard
+/// sort (a large body among many small ones).
+fn sort_partners(pairs: &mut [BodyPair]) {
+    if pairs.len() > 16 {
+        pairs.sort_unstable();
+        return;
+    }
+    for k in 1..pairs.len() {
+        let pair = pairs[k];
+        let mut m = k;
+        while m > 0 && pairs[m - 1][1] > pair[1] {
+            pairs[m] = pairs[m - 1];
+            m -= 1;
+        }
+        pairs[m] = pair;
     }
 }
 

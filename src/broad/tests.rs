@@ -78,6 +78,23 @@ fn clustered_scenes_and_bodies_of_zero_size() {
 }
 
 #[test]
+fn a_large_body_among_many_small_ones() {
+    // The large body's pairs are many and found in key order, not index order: sorted all the same.
+    let mut spheres = scene(11, 500, [4.0; 3], 0.05, 1.0);
+    spheres.insert(
+        250,
+        BoundingSphere {
+            centre: [2.0; 3],
+            radius: 1.5,
+        },
+    );
+    check(&spheres);
+    let pairs = cell_list_pairs(Bounds::Spheres(&spheres), 0.0).unwrap();
+    let of_large = pairs.iter().filter(|p| p.contains(&250)).count();
+    assert!(of_large > 100, "{of_large} pairs of the large body");
+}
+
+#[test]
 fn degenerate_scenes() {
     assert!(cell_list_pairs(Bounds::Boxes(&[]), 0.0).unwrap().is_empty());
     let one = [BoundingSphere::new([1.0, 2.0, 3.0], 1.0).unwrap()];
