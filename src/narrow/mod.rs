@@ -108,9 +108,7 @@ fn pair_contact(
             smooth_pair(sa, pose_a, sb, pose_b, state)?
         }
         (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
-            fast_direct_search::fast_direct_search(pa, pb, &pose_a.relative(pose_b), state)
-                .contact
-                .transformed(pose_a)
+            fast_direct_search::world_contact(pa, pose_a, pb, pose_b, state)
         }
         (Shape::PotentialParticle(pa), Shape::PotentialParticle(pb)) => {
             potential_socp::potential_socp(pa, pb, &pose_a.relative(pose_b), state)?
