@@ -77,13 +77,16 @@ fn cover_code(cover: &Cover) -> [f64; 3] {
 }
 
 /// An index read back from the warm state, if it is one below `limit`.
+#[inline]
 fn index(x: f64, limit: usize) -> Option<usize> {
-    // Through i64: one saturating conversion instruction (NaN gives 0, and fails `i as f64 == x`).
+    // Through i64: one saturating conversion instruction (NaN gives 0, and fails `i as f64 == x`);
+    // a negative `i` is above any `limit` as an unsigned number.
     let i = x as i64;
-    (i >= 0 && (i as u64) < limit as u64 && i as f64 == x).then_some(i as usize)
+    ((i as u64) < limit as u64 && i as f64 == x).then_some(i as usize)
 }
 
 /// The cover stored in the warm data, if it names features the two bodies have.
+#[inline]
 fn stored_cover(data: &[f64], a: &Polyhedron, b: &Polyhedron) -> Option<Cover> {
     match data[0] as i64 {
         1 => Some(Cover::FaceVertex {
@@ -159,16 +162,16 @@ pub fn fast_direct_search(
         // A pair apart whose motion since its separating plane was found cannot have closed the
         // gap: excluded without a support search (the reference is kept). A's frame is the world.
         let identity = Pose::identity();
-        if let Some(c) = motion_certificate::certified_apart(a, &identity, b, relative, &warm.data)
-        {
+        let certified = motion_certificate::certified_apart(a, &identity, b, relative, &warm.data);
+        if let (Some(contact), Some(cover)) = (certified, stored_cover(&warm.data, a, b)) {
             return Detection {
-                contact: c.contact,
+                contact,
                 cover: Evaluated {
-                    cover: c.cover,
-                    axis: c.contact.normal,
-                    overlap: -c.contact.separation,
+                    cover,
+                    axis: contact.normal,
+                    overlap: -contact.separation,
                 },
-                support: cover_support(a, b, &c.cover),
+                support: cover_support(a, b, &cover),
             };
         }
     }
@@ -189,13 +192,31 @@ pub fn world_contact(
 ) -> Contact {
     let warm_started = warm.claim(KERNEL);
     if warm_started {
-        if let Some(c) = motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data) {
-            return c.contact;
+        if let Some(contact) = motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data)
+        {
+            return contact;
         }
     }
     evaluate_in_full(a, b, &pose_a.relative(pose_b), warm, warm_started)
         .contact
         .transformed(pose_a)
+}
+
+/// The world-frame contact of polyhedra `a` at `pose_a` and `b` at `pose_b` when the motion
+/// certificate of the pair's warm state (written by this kernel) still proves them apart, as
+/// [`world_contact`] would return it; `None` otherwise. `warm` is not changed.
+#[inline]
+pub fn certified_world(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    warm: &WarmState,
+) -> Option<Contact> {
+    if warm.kernel != KERNEL {
+        return None;
+    }
+    motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data)
 }
 
 /// The support vertices a cover names itself ([`PolyhedronPair::support_of`]).

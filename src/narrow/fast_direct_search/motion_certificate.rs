@@ -60,11 +60,13 @@ pub const SCANNED_VERTICES: usize = 32;
 
 /// A number that tells the pair's shapes apart (their bounding radii and vertex counts), computed
 /// the same way at the record and at the check, so equal shapes give bitwise equal numbers.
+#[inline]
 fn fingerprint(a: &Polyhedron, b: &Polyhedron) -> f64 {
+    // (The counts through u32: one conversion instruction each; a wrapped count is as good.)
     a.bounding_radius()
         + 1.618_033_988_749_895 * b.bounding_radius()
-        + 1e-3 * a.num_vertices() as f64
-        + 1e-6 * b.num_vertices() as f64
+        + 1e-3 * f64::from(a.num_vertices() as u32)
+        + 1e-6 * f64::from(b.num_vertices() as u32)
 }
 
 /// Relative slack on the motion bound, and absolute slack per unit of the placement's size, for
@@ -137,15 +139,6 @@ pub fn record(data: &mut [f64], pair: &PolyhedronPair, relative: &Pose, best: &E
     data[FINGERPRINT] = fingerprint(a, b);
 }
 
-/// A pair proven apart by the certificate: the world-frame contact and the cover it comes from.
-#[derive(Debug, Clone, Copy)]
-pub struct Certified {
-    /// The contact (world frame): the plane's normal, the certified gap as `separation`.
-    pub contact: Contact,
-    /// The cover of the recorded plane.
-    pub cover: Cover,
-}
-
 /// The pair proven apart at the world poses `pose_a`, `pose_b` by the plane recorded in `data`
 /// (see the module), without a support search; `None` when there is no reference or the motion
 /// since it may have closed the gap. The contact (world frame) is that of the plane with the
@@ -159,7 +152,7 @@ pub fn certified_apart(
     b: &Polyhedron,
     pose_b: &Pose,
     data: &[f64],
-) -> Option<Certified> {
+) -> Option<Contact> {
     let others = data[OTHERS];
     if others.is_nan() || others <= 0.0 || data[FINGERPRINT] != fingerprint(a, b) {
         return None;
@@ -242,5 +235,5 @@ pub fn certified_apart(
     };
     let mut contact = Contact::from_points(point_a, point_b, normal, -gap, false, kind);
     contact.warm_started = true;
-    Some(Certified { contact, cover })
+    Some(contact)
 }
