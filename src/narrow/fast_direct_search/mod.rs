@@ -265,7 +265,7 @@ fn evaluate_in_full(
 
     let code = cover_code(&best.cover);
     warm.data[..3].copy_from_slice(&code);
-    motion_certificate::record(&mut warm.data, &pair, relative, &best);
+    motion_certificate::record(&mut warm.data, &pair, relative, &best, warm_started);
     Detection {
         contact,
         cover: best,

@@ -14,8 +14,9 @@
 //! * the distance of the *tracked* vertices (the vertex of the v-f cover, or both ends of B's edge
 //!   of the e-e cover), evaluated exactly at the query placement; and
 //! * the reference distance of all the *other* vertices, `g_other` (the smallest over the body's
-//!   vertices, recorded with a scan when the body has at most [`SCANNED_VERTICES`], otherwise the
-//!   full evaluation's gap, a lower bound for them too), less that bound;
+//!   vertices, recorded with a scan when the body has at most [`SCANNED_VERTICES`] and the query
+//!   was warm-started, otherwise the full evaluation's gap, a lower bound for them too), less
+//!   that bound;
 //!
 //! whichever is smaller, less a slack for round-off. `||R - R_ref|| = 2 sin(theta / 2)` for the
 //! angle `theta` between the two relative rotations, read without cancellation from the vector
@@ -55,7 +56,8 @@ pub const AXIS: usize = 10;
 pub const SUPPORT_A: usize = 13;
 
 /// Bodies with at most this many vertices have the distance of their untracked vertices scanned
-/// when the reference is recorded; larger ones take the full evaluation's gap for it.
+/// when a warm-started query records the reference; larger ones take the full evaluation's gap
+/// for it.
 pub const SCANNED_VERTICES: usize = 32;
 
 /// A number that tells the pair's shapes apart (their bounding radii and vertex counts), computed
@@ -75,15 +77,16 @@ const RELATIVE_SLACK: f64 = 1e-12;
 const ABSOLUTE_SLACK: f64 = 1e-14;
 
 /// The smallest `m . v` over the vertices `v` of `body` other than `tracked`, plus `base`, when
-/// the body has at most [`SCANNED_VERTICES`]; otherwise `fallback`.
+/// `scan` and the body has at most [`SCANNED_VERTICES`]; otherwise `fallback`.
 fn lowest_other(
     body: &Polyhedron,
     m: &Vector3<f64>,
     base: f64,
     tracked: [usize; 2],
     fallback: f64,
+    scan: bool,
 ) -> f64 {
-    if body.num_vertices() > SCANNED_VERTICES {
+    if !scan || body.num_vertices() > SCANNED_VERTICES {
         return fallback;
     }
     let mut low = f64::INFINITY;
@@ -96,8 +99,16 @@ fn lowest_other(
 }
 
 /// Records the reference of later certificates from a full evaluation of `pair` (B at
-/// `relative`) whose answer is `best`; clears it unless `best` separates the bodies.
-pub fn record(data: &mut [f64], pair: &PolyhedronPair, relative: &Pose, best: &Evaluated) {
+/// `relative`) whose answer is `best`; clears it unless `best` separates the bodies. The other
+/// vertices are scanned only when `scan` (a warm-started query: the host keeps the pair's state,
+/// so the scan pays off in later certificates); otherwise their distance is taken as the gap.
+pub fn record(
+    data: &mut [f64],
+    pair: &PolyhedronPair,
+    relative: &Pose,
+    best: &Evaluated,
+    scan: bool,
+) {
     let gap = -best.overlap;
     if gap.is_nan() || gap <= 0.0 {
         data[OTHERS] = 0.0;
@@ -111,14 +122,14 @@ pub fn record(data: &mut [f64], pair: &PolyhedronPair, relative: &Pose, best: &E
             let c = n.dot(&t);
             let base = c - a.face_offset(face_a);
             let m = pair.rotation_t * n;
-            (c, lowest_other(b, &m, base, [vertex_b; 2], gap))
+            (c, lowest_other(b, &m, base, [vertex_b; 2], gap, scan))
         }
         Cover::VertexFace { vertex_a, face_b } => {
             // A's vertex u at m . (u - t) - e, m B's outward normal in A's frame.
             let m = pair.rotation * b.face_normal(face_b);
             let c = -m.dot(&t);
             let base = c - b.face_offset(face_b);
-            (c, lowest_other(a, &m, base, [vertex_a; 2], gap))
+            (c, lowest_other(a, &m, base, [vertex_a; 2], gap, scan))
         }
         Cover::EdgeEdge { edge_a, edge_b } => {
             let n = best.axis;
@@ -129,7 +140,7 @@ pub fn record(data: &mut [f64], pair: &PolyhedronPair, relative: &Pose, best: &E
             let m = pair.rotation_t * n;
             let edge = b.edge(edge_b);
             let tracked = [edge.tail(), edge.head()];
-            (c, lowest_other(b, &m, c - support_a, tracked, gap))
+            (c, lowest_other(b, &m, c - support_a, tracked, gap, scan))
         }
     };
     data[PROJECTION] = projection;
