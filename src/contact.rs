@@ -125,10 +125,10 @@ impl Contact {
         let vectors = [self.point_a, self.point_b, self.point, self.normal];
         // A finite sum proves every term finite (NaN and infinities propagate); an overflowing sum of
         // finite terms falls through to the exact scan.
-        // (Summed as a shallow tree: independent partial sums, not one long dependent chain.)
-        let sum = (vectors[0].sum() + vectors[1].sum())
-            + (vectors[2].sum() + vectors[3].sum())
-            + (self.penetration + self.separation);
+        // (Summed as a shallow tree, the four vectors componentwise first: independent partial
+        // sums, not one long dependent chain.)
+        let v = (vectors[0] + vectors[1]) + (vectors[2] + vectors[3]);
+        let sum = (v.x + v.y) + (v.z + (self.penetration + self.separation));
         let finite = sum.is_finite()
             || (vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
                 && self.penetration.is_finite()

@@ -54,25 +54,41 @@ pub fn collide(
     pose_a: &Pose,
     b: &Shape,
     pose_b: &Pose,
-    warm: Option<&mut WarmState>,
+    mut warm: Option<&mut WarmState>,
 ) -> Result<Contact> {
-    with_warm_state(warm, |state| {
+    let mut validated = false;
+    if let (Shape::Polyhedron(pa), Shape::Polyhedron(pb), Some(state)) = (a, b, warm.as_deref_mut())
+    {
+        // A pair of polyhedra apart that the motion certificate still excludes: the warm state is
+        // read in place, not copied, and nothing of it changes but the step count.
+        state.validate()?;
+        validated = true;
+        if let Some(contact) = fast_direct_search::certified_world(pa, pose_a, pb, pose_b, state) {
+            contact.ensure_finite()?;
+            state.steps = state.steps.saturating_add(1);
+            return Ok(contact);
+        }
+    }
+    with_warm_state(warm, validated, |state| {
         let contact = pair_contact(a, pose_a, b, pose_b, state)?;
         contact.ensure_finite()?;
         Ok(contact)
     })
 }
 
-/// Runs `query` on a copy of the pair's warm state (validated; cold when `warm` is `None`) and
-/// writes the copy back, one step older, only when the query succeeds: on failure the host's
-/// state is left as it was.
+/// Runs `query` on a copy of the pair's warm state (validated, unless the caller has just done
+/// so: `validated`; cold when `warm` is `None`) and writes the copy back, one step older, only
+/// when the query succeeds: on failure the host's state is left as it was.
 fn with_warm_state<T>(
     warm: Option<&mut WarmState>,
+    validated: bool,
     query: impl FnOnce(&mut WarmState) -> Result<T>,
 ) -> Result<T> {
     let mut state = match &warm {
         Some(w) => {
-            w.validate()?;
+            if !validated {
+                w.validate()?;
+            }
             **w
         }
         None => WarmState::cold(),
@@ -108,9 +124,7 @@ fn pair_contact(
             smooth_pair(sa, pose_a, sb, pose_b, state)?
         }
         (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
-            fast_direct_search::fast_direct_search(pa, pb, &pose_a.relative(pose_b), state)
-                .contact
-                .transformed(pose_a)
+            fast_direct_search::world_contact(pa, pose_a, pb, pose_b, state)
         }
         (Shape::PotentialParticle(pa), Shape::PotentialParticle(pb)) => {
             potential_socp::potential_socp(pa, pb, &pose_a.relative(pose_b), state)?
@@ -159,7 +173,7 @@ pub fn contact_list(
             b.family()
         )));
     };
-    with_warm_state(warm, |state| {
+    with_warm_state(warm, false, |state| {
         let relative = pose_a.relative(pose_b);
         let detection = fast_direct_search::fast_direct_search(pa, pb, &relative, state);
         let contact = detection.contact.transformed(pose_a);

@@ -14,9 +14,10 @@
 //!   centre line.
 //! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
 //!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
-//!   plane: while the bodies have moved less, relative to each other, than its gap since it was
-//!   found, it (or, for two edges, the plane it was then) still separates them and the query ends
-//!   without any search (`motion_certificate`);
+//!   plane: while the cover's own vertex (or B's edge), evaluated where it now is, stays on its
+//!   side and the body's other vertices have moved, relative to the plane, less than their
+//!   recorded distance, it (or, for two edges, the plane it was then) still separates them and
+//!   the query ends without any search (`motion_certificate`);
 //!   otherwise it is re-checked with one support search, and if it still separates, the query ends
 //!   there (the exclusion of near pairs). For a touching pair its overlap bounds the depth at once, so the
 //!   bound leaves only the covers near the contact normal to evaluate. The answer is the same as
@@ -76,13 +77,16 @@ fn cover_code(cover: &Cover) -> [f64; 3] {
 }
 
 /// An index read back from the warm state, if it is one below `limit`.
+#[inline]
 fn index(x: f64, limit: usize) -> Option<usize> {
-    // Through i64: one saturating conversion instruction (NaN gives 0, and fails `i as f64 == x`).
+    // Through i64: one saturating conversion instruction (NaN gives 0, and fails `i as f64 == x`);
+    // a negative `i` is above any `limit` as an unsigned number.
     let i = x as i64;
-    (i >= 0 && (i as u64) < limit as u64 && i as f64 == x).then_some(i as usize)
+    ((i as u64) < limit as u64 && i as f64 == x).then_some(i as usize)
 }
 
 /// The cover stored in the warm data, if it names features the two bodies have.
+#[inline]
 fn stored_cover(data: &[f64], a: &Polyhedron, b: &Polyhedron) -> Option<Cover> {
     match data[0] as i64 {
         1 => Some(Cover::FaceVertex {
@@ -141,10 +145,12 @@ fn witness_points(pair: &PolyhedronPair, cover: &Evaluated) -> (Vector3<f64>, Ve
 /// the pair's warm state (see the module documentation); the result is in A's frame.
 ///
 /// Warm data: `data[0]` the cover's type (1: A's face and B's vertex, 2: A's vertex and B's face,
-/// 3: two edges; 0: none), `data[1..3]` its two feature indices, `data[3..5]` the support
-/// vertices of A and B, `data[5]` 1 if the pair touched; `data[6..14]` the reference of the motion
-/// certificate of a pair apart (B's placement at the full evaluation that found the separating
-/// plane, and its gap; `data[13]` 0 when there is none), `data[14]` the shapes' fingerprint.
+/// 3: two edges; 0: none), `data[1..3]` its two feature indices (the support vertices of the next
+/// search start from the cover's own, [`PolyhedronPair::support_of`]); `data[3..14]` the reference
+/// of the motion certificate of a pair apart (`motion_certificate`: the projection of the placement
+/// on the plane's normal, the relative rotation, the distance of the untracked vertices, 0 when
+/// there is no reference, as for a touching pair, the shapes' fingerprint and, for two edges, the
+/// plane's normal and A's support along it).
 pub fn fast_direct_search(
     a: &Polyhedron,
     b: &Polyhedron,
@@ -152,23 +158,94 @@ pub fn fast_direct_search(
     warm: &mut WarmState,
 ) -> Detection {
     let warm_started = warm.claim(KERNEL);
-    if warm_started && warm.data[5] == 0.0 {
+    if warm_started {
         // A pair apart whose motion since its separating plane was found cannot have closed the
-        // gap: excluded without a support search (the reference is kept).
-        if let Some(detection) = motion_certificate::certified_apart(a, b, relative, &warm.data) {
-            return detection;
+        // gap: excluded without a support search (the reference is kept). A's frame is the world.
+        let identity = Pose::identity();
+        let certified = motion_certificate::certified_apart(a, &identity, b, relative, &warm.data);
+        if let (Some(contact), Some(cover)) = (certified, stored_cover(&warm.data, a, b)) {
+            return Detection {
+                contact,
+                cover: Evaluated {
+                    cover,
+                    axis: contact.normal,
+                    overlap: -contact.separation,
+                },
+                support: cover_support(a, b, &cover),
+            };
         }
     }
+    evaluate_in_full(a, b, relative, warm, warm_started)
+}
+
+/// The contact of polyhedra `a` at `pose_a` and `b` at `pose_b` in the world frame: that of
+/// [`fast_direct_search`] on B's pose relative to A, mapped back, except that the motion
+/// certificate of a pair apart is checked on the two world poses first, with no relative
+/// placement formed and the contact built in the world frame at once.
+#[inline]
+pub fn world_contact(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    warm: &mut WarmState,
+) -> Contact {
+    let warm_started = warm.claim(KERNEL);
+    if warm_started {
+        if let Some(contact) = motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data)
+        {
+            return contact;
+        }
+    }
+    evaluate_in_full(a, b, &pose_a.relative(pose_b), warm, warm_started)
+        .contact
+        .transformed(pose_a)
+}
+
+/// The world-frame contact of polyhedra `a` at `pose_a` and `b` at `pose_b` when the motion
+/// certificate of the pair's warm state (written by this kernel) still proves them apart, as
+/// [`world_contact`] would return it; `None` otherwise. `warm` is not changed.
+#[inline]
+pub fn certified_world(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    warm: &WarmState,
+) -> Option<Contact> {
+    if warm.kernel != KERNEL {
+        return None;
+    }
+    motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data)
+}
+
+/// The support vertices a cover names itself ([`PolyhedronPair::support_of`]).
+fn cover_support(a: &Polyhedron, b: &Polyhedron, cover: &Cover) -> (usize, usize) {
+    match *cover {
+        Cover::FaceVertex { face_a, vertex_b } => (a.face_vertices(face_a)[0], vertex_b),
+        Cover::VertexFace { vertex_a, face_b } => (vertex_a, b.face_vertices(face_b)[0]),
+        Cover::EdgeEdge { edge_a, edge_b } => (a.edge(edge_a).tail(), b.edge(edge_b).tail()),
+    }
+}
+
+/// The search of [`fast_direct_search`] (seeded by the stored cover when `warm_started`), its
+/// answer recorded in the warm state.
+#[inline(never)]
+fn evaluate_in_full(
+    a: &Polyhedron,
+    b: &Polyhedron,
+    relative: &Pose,
+    warm: &mut WarmState,
+    warm_started: bool,
+) -> Detection {
     let pair = PolyhedronPair::new(a, b, relative);
     let seed = if warm_started {
         stored_cover(&warm.data, a, b)
     } else {
         None
     };
-    let mut hints = Hints {
-        vertex_a: index(warm.data[3], a.num_vertices()).unwrap_or(0),
-        vertex_b: index(warm.data[4], b.num_vertices()).unwrap_or(0),
-    };
+    let (vertex_a, vertex_b) = seed.map_or((0, 0), |s| pair.support_of(&s));
+    let mut hints = Hints { vertex_a, vertex_b };
     let outcome = search(&pair, seed, &mut hints);
     let best = outcome.best;
     let n = best.axis;
@@ -188,10 +265,7 @@ pub fn fast_direct_search(
 
     let code = cover_code(&best.cover);
     warm.data[..3].copy_from_slice(&code);
-    warm.data[3] = support.0 as f64;
-    warm.data[4] = support.1 as f64;
-    warm.data[5] = if contact.touching { 1.0 } else { 0.0 };
-    motion_certificate::record(&mut warm.data, a, b, relative, -best.overlap);
+    motion_certificate::record(&mut warm.data, &pair, relative, &best, warm_started);
     Detection {
         contact,
         cover: best,

@@ -1,164 +1,250 @@
 //! The exclusion of a near pair apart without any support search: the separating plane of a full
 //! evaluation, kept in the warm state with the placement it was computed at, still separates the
-//! bodies while they have moved less, relative to each other, than its gap.
+//! bodies while they have moved less, relative to each other, than its gap allows.
 //!
-//! A v-f cover is a plane attached to one body: A's face `f` (normal `n`, offset `d`, fixed in A's
-//! frame) or B's face `g` (fixed in B's frame). Its gap is the smallest signed distance of the
-//! other body's vertices to that plane, so when B's placement in A's frame moves from
-//! `(R_ref, t_ref)` to `(R, t)` every vertex's distance, and thus the gap, changes by at most
+//! The plane is attached to one body, its *owner*: A's face `f` (normal `n`, offset `d`, fixed in
+//! A's frame), B's face `g` (fixed in B's frame), or, for two crossing edges, the plane the edges
+//! made at the reference placement (`n` kept as a fixed direction of A's frame, with A's support
+//! `h_A = n . x` at A's edge, which stays A's support along `n`). Its gap is the smallest signed
+//! distance of the other body's vertices to the plane. When the relative placement moves from the
+//! reference, a vertex `p` of the other body (about that body's origin, `|p| <= rho`) changes its
+//! distance by `dp . (R - R_ref) p + (c - c_ref)`, with `c` the owner-frame normal's projection of
+//! the other body's origin: at most `|c - c_ref| + ||R - R_ref|| rho`. So the gap is at least
 //!
-//! * A's face: `|n . (t - t_ref)| + ||R - R_ref|| rho_B` (B's vertices `R p + t`, `|p| <= rho_B`);
-//! * B's face: `|t - t_ref| + ||R - R_ref|| (rho_A + |t|)` (the plane `(R m) . (x - t) = e` against
-//!   A's vertices `|v| <= rho_A`),
-//! * two crossing edges: the e-e plane turns with B, so the certificate keeps the plane of the
-//!   reference placement instead, a fixed direction `n` of A's frame rebuilt from the two edges at
-//!   the recorded placement by the full evaluation's own code (the gap of a valid e-e cover is the
-//!   support gap along its normal): the same bound as for A's face,
+//! * the distance of the *tracked* vertices (the vertex of the v-f cover, or both ends of B's edge
+//!   of the e-e cover), evaluated exactly at the query placement; and
+//! * the reference distance of all the *other* vertices, `g_other` (the smallest over the body's
+//!   vertices, recorded with a scan when the body has at most [`SCANNED_VERTICES`] and the query
+//!   was warm-started, otherwise the full evaluation's gap, a lower bound for them too), less
+//!   that bound;
 //!
-//! with `rho` a body's bounding radius about its origin and `||R - R_ref|| = 2 sin(theta / 2)` for
-//! the angle `theta` between the two rotations, read without cancellation from the vector part of
-//! the quaternion `q q_ref^-1`. While the reference gap exceeds that bound the same plane still
-//! separates the bodies, by at least the difference: a certified lower bound of the distance, as
-//! the full evaluation's own gap is.
+//! whichever is smaller, less a slack for round-off. `||R - R_ref|| = 2 sin(theta / 2)` for the
+//! angle `theta` between the two relative rotations, read without cancellation from the vector
+//! part of the quaternion `q q_ref^-1`. While that is positive the plane still separates the
+//! bodies by at least it: a certified lower bound of the distance, as the full evaluation's own
+//! gap is.
+//!
+//! Everything is computed from the two world poses directly (no relative placement formed), and
+//! the contact comes out in the world frame: the plane's normal, the tracked vertex as a witness
+//! and its foot at the certified gap on the other side.
 //!
 //! Unlike the plane's re-check, which evaluates a real plane whatever the warm state holds, the
-//! certificate trusts the recorded gap, so it is recorded with a fingerprint of the two shapes and
-//! used only by a query of shapes with the same fingerprint: a warm state reused for another pair
-//! by mistake falls back to the full evaluation. (Two identical shapes queried in the other order
-//! are congruent configurations, for which the recorded gap holds all the same.)
+//! certificate trusts the recorded numbers, so they are recorded with a fingerprint of the two
+//! shapes and used only by a query of shapes with the same fingerprint: a warm state reused for
+//! another pair by mistake falls back to the full evaluation. (Two identical shapes queried in the
+//! other order are congruent configurations, for which the record holds all the same.)
 
-use super::{index, stored_cover, Cover, Detection, Evaluated, PolyhedronPair};
+use super::{stored_cover, Cover, Evaluated, PolyhedronPair};
 use crate::contact::{Contact, ContactKind};
 use crate::pose::Pose;
 use crate::shapes::Polyhedron;
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 
-/// Warm-state slots of the certificate: B's placement in A's frame at the full evaluation that
-/// found the pair apart (translation, then the rotation's quaternion `w, i, j, k`), and the gap
-/// found then (0: no certificate).
-pub const TRANSLATION: usize = 6;
-/// See [`TRANSLATION`].
-pub const ROTATION: usize = 9;
-/// See [`TRANSLATION`].
-pub const GAP: usize = 13;
-/// The two shapes' fingerprint ([`fingerprint`]) when the reference was recorded.
-pub const FINGERPRINT: usize = 14;
+/// Warm-state slot of the certificate: `c_ref`, the projection of the other body's origin on the
+/// owner-frame normal at the reference placement (module documentation).
+pub const PROJECTION: usize = 3;
+/// Warm-state slots: the reference relative rotation's quaternion (`w, i, j, k`).
+pub const ROTATION: usize = 4;
+/// Warm-state slot: `g_other`, the reference distance of the untracked vertices (0: no
+/// certificate).
+pub const OTHERS: usize = 8;
+/// Warm-state slot: the two shapes' fingerprint ([`fingerprint`]) when the reference was recorded.
+pub const FINGERPRINT: usize = 9;
+/// Warm-state slots of an e-e cover: its plane's unit normal in A's frame.
+pub const AXIS: usize = 10;
+/// Warm-state slot of an e-e cover: A's support along [`AXIS`], `n . x` at A's edge.
+pub const SUPPORT_A: usize = 13;
+
+/// Bodies with at most this many vertices have the distance of their untracked vertices scanned
+/// when a warm-started query records the reference; larger ones take the full evaluation's gap
+/// for it.
+pub const SCANNED_VERTICES: usize = 32;
 
 /// A number that tells the pair's shapes apart (their bounding radii and vertex counts), computed
 /// the same way at the record and at the check, so equal shapes give bitwise equal numbers.
+#[inline]
 fn fingerprint(a: &Polyhedron, b: &Polyhedron) -> f64 {
+    // (The counts through u32: one conversion instruction each; a wrapped count is as good.)
     a.bounding_radius()
         + 1.618_033_988_749_895 * b.bounding_radius()
-        + 1e-3 * a.num_vertices() as f64
-        + 1e-6 * b.num_vertices() as f64
+        + 1e-3 * f64::from(a.num_vertices() as u32)
+        + 1e-6 * f64::from(b.num_vertices() as u32)
 }
 
 /// Relative slack on the motion bound, and absolute slack per unit of the placement's size, for
-/// the round-off of the bound and of the reference gap.
+/// the round-off of the bound, of the tracked distances and of the reference.
 const RELATIVE_SLACK: f64 = 1e-12;
 const ABSOLUTE_SLACK: f64 = 1e-14;
 
-/// Records `relative`, the gap of `cover` (a pair found apart by a full evaluation) and the shapes'
-/// fingerprint as the reference of later certificates; clears it when `gap` is not positive.
-pub fn record(data: &mut [f64], a: &Polyhedron, b: &Polyhedron, relative: &Pose, gap: f64) {
+/// The smallest `m . v` over the vertices `v` of `body` other than `tracked`, plus `base`, when
+/// `scan` and the body has at most [`SCANNED_VERTICES`]; otherwise `fallback`.
+fn lowest_other(
+    body: &Polyhedron,
+    m: &Vector3<f64>,
+    base: f64,
+    tracked: [usize; 2],
+    fallback: f64,
+    scan: bool,
+) -> f64 {
+    if !scan || body.num_vertices() > SCANNED_VERTICES {
+        return fallback;
+    }
+    let mut low = f64::INFINITY;
+    for (i, v) in body.vertices().iter().enumerate() {
+        if i != tracked[0] && i != tracked[1] {
+            low = low.min(m.dot(v));
+        }
+    }
+    low + base
+}
+
+/// Records the reference of later certificates from a full evaluation of `pair` (B at
+/// `relative`) whose answer is `best`; clears it unless `best` separates the bodies. The other
+/// vertices are scanned only when `scan` (a warm-started query: the host keeps the pair's state,
+/// so the scan pays off in later certificates); otherwise their distance is taken as the gap.
+pub fn record(
+    data: &mut [f64],
+    pair: &PolyhedronPair,
+    relative: &Pose,
+    best: &Evaluated,
+    scan: bool,
+) {
+    let gap = -best.overlap;
     if gap.is_nan() || gap <= 0.0 {
-        data[GAP] = 0.0;
+        data[OTHERS] = 0.0;
         return;
     }
-    data[TRANSLATION..TRANSLATION + 3].copy_from_slice(relative.position.as_slice());
+    let (a, b, t) = (pair.a, pair.b, pair.translation);
+    let (projection, others) = match best.cover {
+        Cover::FaceVertex { face_a, vertex_b } => {
+            // B's vertex v at n . (R v + t) - d: (R^T n) . v plus n . t - d.
+            let n = a.face_normal(face_a);
+            let c = n.dot(&t);
+            let base = c - a.face_offset(face_a);
+            let m = pair.rotation_t * n;
+            (c, lowest_other(b, &m, base, [vertex_b; 2], gap, scan))
+        }
+        Cover::VertexFace { vertex_a, face_b } => {
+            // A's vertex u at m . (u - t) - e, m B's outward normal in A's frame.
+            let m = pair.rotation * b.face_normal(face_b);
+            let c = -m.dot(&t);
+            let base = c - b.face_offset(face_b);
+            (c, lowest_other(a, &m, base, [vertex_a; 2], gap, scan))
+        }
+        Cover::EdgeEdge { edge_a, edge_b } => {
+            let n = best.axis;
+            let support_a = n.dot(&a.vertex(a.edge(edge_a).tail()));
+            data[AXIS..AXIS + 3].copy_from_slice(n.as_slice());
+            data[SUPPORT_A] = support_a;
+            let c = n.dot(&t);
+            let m = pair.rotation_t * n;
+            let edge = b.edge(edge_b);
+            let tracked = [edge.tail(), edge.head()];
+            (c, lowest_other(b, &m, c - support_a, tracked, gap, scan))
+        }
+    };
+    data[PROJECTION] = projection;
     let q = relative.rotation.quaternion();
     data[ROTATION..ROTATION + 4].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-    data[GAP] = gap;
+    data[OTHERS] = if others.is_nan() { 0.0 } else { others };
     data[FINGERPRINT] = fingerprint(a, b);
 }
 
-/// The pair proven apart at `relative` by the plane recorded in `data` (see the module), without
-/// a support search; `None` when there is no reference or the motion since it may have closed
-/// the gap. The contact is that of the full evaluation's plane with the certified lower bound as
-/// its gap: the plane's normal, B's vertex (or A's) of the cover as a witness and its foot at
-/// that gap on the other side; no cover evaluated (`iterations` 0).
+/// The pair proven apart at the world poses `pose_a`, `pose_b` by the plane recorded in `data`
+/// (see the module), without a support search; `None` when there is no reference or the motion
+/// since it may have closed the gap. The contact (world frame) is that of the plane with the
+/// certified lower bound as its gap: the plane's normal, the tracked vertex of the cover (B's, or
+/// A's for B's face) as a witness and its foot at that gap on the other side; no cover evaluated
+/// (`iterations` 0).
+#[inline]
 pub fn certified_apart(
     a: &Polyhedron,
+    pose_a: &Pose,
     b: &Polyhedron,
-    relative: &Pose,
+    pose_b: &Pose,
     data: &[f64],
-) -> Option<Detection> {
-    let reference_gap = data[GAP];
-    if reference_gap.is_nan() || reference_gap <= 0.0 || data[FINGERPRINT] != fingerprint(a, b) {
+) -> Option<Contact> {
+    let others = data[OTHERS];
+    if others.is_nan() || others <= 0.0 || data[FINGERPRINT] != fingerprint(a, b) {
         return None;
     }
     let cover = stored_cover(data, a, b)?;
-    let t = relative.position;
-    let t_ref = Vector3::new(
-        data[TRANSLATION],
-        data[TRANSLATION + 1],
-        data[TRANSLATION + 2],
-    );
-    let q_ref = Quaternion::new(
+    // The turn since the reference: the vector part of (q_a^-1 q_b) q_ref^-1.
+    let q = (pose_a.rotation.inverse() * pose_b.rotation).into_inner();
+    let (w_ref, v_ref) = (
         data[ROTATION],
-        data[ROTATION + 1],
-        data[ROTATION + 2],
-        data[ROTATION + 3],
-    );
-    let turn = 2.0
-        * (relative.rotation.quaternion() * q_ref.conjugate())
-            .imag()
-            .norm();
-    let moved = t - t_ref;
-    let size = 1.0 + t.norm() + a.bounding_radius() + b.bounding_radius();
-    let (bound, axis) = match cover {
-        Cover::FaceVertex { face_a, .. } => {
-            let n = a.face_normal(face_a);
-            (n.dot(&moved).abs() + turn * b.bounding_radius(), n)
-        }
-        Cover::VertexFace { face_b, .. } => (
-            moved.norm() + turn * (a.bounding_radius() + t.norm()),
-            -(relative.rotation * b.face_normal(face_b)),
+        Vector3::new(
+            -data[ROTATION + 1],
+            -data[ROTATION + 2],
+            -data[ROTATION + 3],
         ),
-        Cover::EdgeEdge { edge_a, edge_b } => {
-            // The plane the two edges made at the reference placement, rebuilt by the full
-            // evaluation's own code from the recorded placement (bit for bit the same numbers).
-            let reference = Pose::new(t_ref, UnitQuaternion::new_unchecked(q_ref));
-            let pair = PolyhedronPair::new(a, b, &reference);
-            let n = pair.crossing_edge_cover(&pair.a_edge(edge_a), edge_b)?.axis;
-            (n.dot(&moved).abs() + turn * b.bounding_radius(), n)
+    );
+    let v = q.imag();
+    let turn = 2.0 * (v_ref * q.w + v * w_ref + v.cross(&v_ref)).norm();
+    let d = pose_b.position - pose_a.position;
+    let size = 1.0 + d.abs().sum() + a.bounding_radius() + b.bounding_radius();
+    // The plane's world normal, the tracked distance and witness, the projection c, the radius.
+    let (normal, tracked, witness_b, witness, c, radius) = match cover {
+        Cover::FaceVertex { face_a, vertex_b } => {
+            let n = pose_a.rotation * a.face_normal(face_a);
+            let r = pose_b.rotation * b.vertex(vertex_b);
+            let c = n.dot(&d);
+            let tracked = c + n.dot(&r) - a.face_offset(face_a);
+            (
+                n,
+                tracked,
+                true,
+                r + pose_b.position,
+                c,
+                b.bounding_radius(),
+            )
+        }
+        Cover::VertexFace { vertex_a, face_b } => {
+            let m = pose_b.rotation * b.face_normal(face_b);
+            let u = pose_a.rotation * a.vertex(vertex_a);
+            let c = -m.dot(&d);
+            let tracked = m.dot(&u) + c - b.face_offset(face_b);
+            (
+                -m,
+                tracked,
+                false,
+                u + pose_a.position,
+                c,
+                a.bounding_radius(),
+            )
+        }
+        Cover::EdgeEdge { edge_b, .. } => {
+            let n = pose_a.rotation * Vector3::new(data[AXIS], data[AXIS + 1], data[AXIS + 2]);
+            let edge = b.edge(edge_b);
+            let tail = pose_b.rotation * b.vertex(edge.tail());
+            let head = pose_b.rotation * b.vertex(edge.head());
+            let c = n.dot(&d);
+            let tracked = c + n.dot(&tail).min(n.dot(&head)) - data[SUPPORT_A];
+            (
+                n,
+                tracked,
+                true,
+                tail + pose_b.position,
+                c,
+                b.bounding_radius(),
+            )
         }
     };
-    let gap = reference_gap - bound * (1.0 + RELATIVE_SLACK) - ABSOLUTE_SLACK * size;
+    let bound = (c - data[PROJECTION]).abs() + turn * radius;
+    let gap = tracked.min(others - bound * (1.0 + RELATIVE_SLACK)) - ABSOLUTE_SLACK * size;
     if gap.is_nan() || gap <= 0.0 {
         return None;
     }
-    let (point_a, point_b) = match cover {
-        Cover::FaceVertex { vertex_b, .. } => {
-            let pb = relative.transform_point(&b.vertex(vertex_b));
-            (pb - axis * gap, pb)
-        }
-        Cover::VertexFace { vertex_a, .. } => {
-            let pa = a.vertex(vertex_a);
-            (pa, pa + axis * gap)
-        }
-        Cover::EdgeEdge { edge_b, .. } => {
-            let pb = relative.transform_point(&b.vertex(b.edge(edge_b).tail()));
-            (pb - axis * gap, pb)
-        }
+    let (point_a, point_b) = if witness_b {
+        (witness - normal * gap, witness)
+    } else {
+        (witness, witness + normal * gap)
     };
     let kind = match cover {
         Cover::EdgeEdge { .. } => ContactKind::EdgeEdge,
         _ => ContactKind::VertexFace,
     };
-    let mut contact = Contact::from_points(point_a, point_b, axis, -gap, false, kind);
-    contact.iterations = 0;
+    let mut contact = Contact::from_points(point_a, point_b, normal, -gap, false, kind);
     contact.warm_started = true;
-    Some(Detection {
-        contact,
-        cover: Evaluated {
-            cover,
-            axis,
-            overlap: -gap,
-        },
-        support: (
-            index(data[3], a.num_vertices()).unwrap_or(0),
-            index(data[4], b.num_vertices()).unwrap_or(0),
-        ),
-    })
+    Some(contact)
 }

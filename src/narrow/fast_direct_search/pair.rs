@@ -135,13 +135,7 @@ impl<'a> PolyhedronPair<'a> {
     /// the cover itself (a face's first vertex, an edge's tail), so no support search is needed.
     #[inline]
     pub fn support_of(&self, cover: &Cover) -> (usize, usize) {
-        match *cover {
-            Cover::FaceVertex { face_a, vertex_b } => (self.a.face_vertices(face_a)[0], vertex_b),
-            Cover::VertexFace { vertex_a, face_b } => (vertex_a, self.b.face_vertices(face_b)[0]),
-            Cover::EdgeEdge { edge_a, edge_b } => {
-                (self.a.edge(edge_a).tail(), self.b.edge(edge_b).tail())
-            }
-        }
+        super::cover_support(self.a, self.b, cover)
     }
 
     /// A's edge `i` seen from B's frame ([`EdgeOfA`]).

@@ -217,6 +217,45 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The world-frame entry point (the certificate on the two world poses, far from the origin)
+    /// agrees in kind with a cold evaluation at every step, and a gap it reports is one along its
+    /// normal between the world-placed vertices.
+    #[test]
+    fn world_sequence_equals_cold(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..20, nb in 4usize..20,
+                                  rot in prop::array::uniform3(-3.0f64..3.0),
+                                  spin_a in prop::array::uniform3(-0.01f64..0.01),
+                                  spin_b in prop::array::uniform3(-0.02f64..0.02),
+                                  far in prop::array::uniform3(-1e3f64..1e3)) {
+        let a = random_body(sa, na);
+        let b = random_body(sb + 104729, nb);
+        let mut warm = WarmState::cold();
+        let mut pa = pose(far, [0.3, -0.2, 0.1]);
+        let mut pb = pose([far[0], far[1], far[2] + 1.2], rot);
+        let step_a = pose([0.0; 3], spin_a);
+        let step_b = pose([0.003, -0.002, -0.004], spin_b);
+        for _ in 0..40 {
+            pa = Pose::new(pa.position, step_a.rotation * pa.rotation);
+            pb = Pose::new(pb.position + step_b.position, step_b.rotation * pb.rotation);
+            let got = world_contact(&a, &pa, &b, &pb, &mut warm);
+            let cold = fast_direct_search(&a, &b, &pa.relative(&pb), &mut WarmState::cold());
+            prop_assert_eq!(got.touching, cold.contact.touching);
+            if !got.touching {
+                prop_assert!(got.separation > 0.0);
+                let n = got.normal;
+                let top = a.vertices().iter().map(|v| n.dot(&pa.transform_point(v))).fold(f64::MIN, f64::max);
+                let low = b.vertices().iter().map(|v| n.dot(&pb.transform_point(v))).fold(f64::MAX, f64::min);
+                // Round-off of the world placement (coordinates up to 1e3) in the brute force.
+                prop_assert!(low - top >= got.separation - 1e-11,
+                             "gap {} along the normal, {} reported", low - top, got.separation);
+                prop_assert!((got.point_b - got.point_a - n * got.separation).norm() < 1e-9);
+            }
+        }
+    }
+}
+
 fn arb_pose() -> impl Strategy<Value = Pose> {
     (
         prop::array::uniform3(-2.0f64..2.0),
@@ -322,9 +361,35 @@ fn crossing_edges_apart_are_excluded_by_the_reference_plane() {
     assert!(certified.contact.separation >= 0.02 - bound - 1e-9);
     let (depth, _) = sat(&cube, &cube, &moved);
     assert!(certified.contact.separation <= -depth + 1e-12);
-    // Closer than the bound allows: evaluated again, with its searches.
+    // Closer than the bound allows: the first query was cold, so its record took the gap for
+    // B's other vertices too, and the pair is evaluated again (apart, by one cover).
     let close = detect(&cube, &cube, &at(0.001, 2e-3), &mut warm);
     assert!(close.contact.iterations >= 1);
     let (depth, _) = sat(&cube, &cube, &at(0.001, 2e-3));
-    assert_eq!(close.contact.touching, depth > 0.0);
+    assert!(!close.contact.touching && depth < 0.0);
+    // That evaluation was warm-started, so its record scanned B's other vertices (0.7 higher than
+    // the edge): closer still, the edge, evaluated where it is (the turn tilts it a little), is
+    // above the plane and the others cannot have come down that far: certified, by the edge's
+    // own distance to the plane.
+    let closer = detect(&cube, &cube, &at(0.0005, 3e-3), &mut warm);
+    assert_eq!(closer.contact.iterations, 0);
+    let (depth, _) = sat(&cube, &cube, &at(0.0005, 3e-3));
+    assert!(
+        closer.contact.separation > 0.5 * -depth,
+        "{} {depth}",
+        closer.contact.separation
+    );
+    assert!(closer.contact.separation <= -depth + 1e-12);
+    // Turned by 1 rad about the vertical: the edge is as high as before, but the other vertices
+    // may have come down by 2 sin(0.5) sqrt(3)/2 = 0.83, more than their 0.72: evaluated again.
+    let turned = detect(&cube, &cube, &at(0.015, 1.0), &mut warm);
+    assert!(turned.contact.iterations >= 1);
+    let (depth, _) = sat(&cube, &cube, &at(0.015, 1.0));
+    assert_eq!(turned.contact.touching, depth > 0.0);
+    // Touching: the edge's own distance is negative, so never certified.
+    let touching = detect(&cube, &cube, &at(-0.001, 1.0), &mut warm);
+    assert!(touching.contact.iterations >= 1);
+    let (depth, _) = sat(&cube, &cube, &at(-0.001, 1.0));
+    assert_eq!(touching.contact.touching, depth > 0.0);
+    assert!(touching.contact.touching);
 }
