@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod broad_scenes;
+pub mod double_double;
 pub mod figure;
 pub mod peers;
 pub mod polyhedron_motion;

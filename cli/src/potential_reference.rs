@@ -8,7 +8,8 @@
 //! * [`overlap_by_bisection`]: the overlap distance of Figure 3 by plain bisection along the
 //!   normal, for the brute-force check of our line search.
 
-use clarabel::algebra::CscMatrix;
+use crate::double_double::DoubleDouble;
+use clarabel::algebra::{CscMatrix, FloatT};
 use clarabel::solver::{
     DefaultSettings, DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus,
     SupportedConeT::{NonnegativeConeT, SecondOrderConeT, ZeroConeT},
@@ -57,42 +58,53 @@ pub fn default_settings() -> DefaultSettings<f64> {
 }
 
 /// The data of eq. (6) for one pair, ready for clarabel: `(P, q, A, b, cones)`.
-type Program = (
-    CscMatrix<f64>,
-    Vec<f64>,
-    CscMatrix<f64>,
-    Vec<f64>,
-    Vec<clarabel::solver::SupportedConeT<f64>>,
+type Program<T> = (
+    CscMatrix<T>,
+    Vec<T>,
+    CscMatrix<T>,
+    Vec<T>,
+    Vec<clarabel::solver::SupportedConeT<T>>,
 );
 
-/// Builds eq. (6). Variables: `[x_Ak (3), x_Bk (3), p_Ak (N_A), p_Bk (N_B), s_A, s_B]`.
-fn program(a: &PotentialParticle, pose_a: &Pose, b: &PotentialParticle, pose_b: &Pose) -> Program {
+/// An `f64` of the pair's data as `T` (exact for `f64` and [`DoubleDouble`]).
+fn to_t<T: FloatT>(x: f64) -> T {
+    T::from_f64(x).expect("an f64 converts")
+}
+
+/// Builds eq. (6) in the float type `T`. Variables: `[x_Ak (3), x_Bk (3), p_Ak (N_A), p_Bk (N_B),
+/// s_A, s_B]`. The shapes' and poses' numbers are `f64`s taken exactly; the weights of eq. (7)
+/// are computed in `T`.
+fn program<T: FloatT>(
+    a: &PotentialParticle,
+    pose_a: &Pose,
+    b: &PotentialParticle,
+    pose_b: &Pose,
+) -> Program<T> {
     let (na, nb) = (a.normals().len(), b.normals().len());
     let n = 8 + na + nb;
     let (pa0, pb0, sa, sb) = (6, 6 + na, 6 + na + nb, 7 + na + nb);
-    let (wap, was) = weights(a);
-    let (wbp, wbs) = weights(b);
+    let (wap, was) = weights::<T>(a);
+    let (wbp, wbs) = weights::<T>(b);
     let qa = pose_a.rotation.to_rotation_matrix().into_inner();
     let qb = pose_b.rotation.to_rotation_matrix().into_inner();
     let (mut rows, mut cols, mut vals) = (Vec::new(), Vec::new(), Vec::new());
-    let mut push = |r: usize, c: usize, v: f64| {
+    let mut push = |r: usize, c: usize, v: T| {
         rows.push(r);
         cols.push(c);
         vals.push(v);
     };
     let mut rhs = Vec::new();
     // Zero cone: w_As Q_A x_Ak - w_Bs Q_B x_Bk = x_0B - x_0A (eq. (6), rows 1-3), s_A = s_B.
-    let centre = pose_b.position - pose_a.position;
     for i in 0..3 {
         for j in 0..3 {
-            push(i, j, was * qa[(i, j)]);
-            push(i, 3 + j, -wbs * qb[(i, j)]);
+            push(i, j, was * to_t(qa[(i, j)]));
+            push(i, 3 + j, -wbs * to_t(qb[(i, j)]));
         }
-        rhs.push(centre[i]);
+        rhs.push(to_t::<T>(pose_b.position[i]) - to_t(pose_a.position[i]));
     }
-    push(3, sa, 1.0);
-    push(3, sb, -1.0);
-    rhs.push(0.0);
+    push(3, sa, T::one());
+    push(3, sb, -T::one());
+    rhs.push(T::zero());
     // Nonnegative cone: w_s (a x_k + b y_k + c z_k) - w_p p_k <= d for every plane of each body.
     let mut row = 4;
     for (particle, x0, p0, wp, ws) in [(a, 0, pa0, wap, was), (b, 3, pb0, wbp, wbs)] {
@@ -103,34 +115,34 @@ fn program(a: &PotentialParticle, pose_a: &Pose, b: &PotentialParticle, pose_b: 
             .enumerate()
         {
             for j in 0..3 {
-                push(row, x0 + j, ws * normal[j]);
+                push(row, x0 + j, ws * to_t(normal[j]));
             }
             push(row, p0 + i, -wp);
-            rhs.push(*d);
+            rhs.push(to_t(*d));
             row += 1;
         }
     }
     // Second-order cones: ||(p_k, x_k)|| <= s for each body.
     for (s, p0, np, x0) in [(sa, pa0, na, 0), (sb, pb0, nb, 3)] {
-        push(row, s, -1.0);
-        rhs.push(0.0);
+        push(row, s, -T::one());
+        rhs.push(T::zero());
         row += 1;
         for i in 0..np {
-            push(row, p0 + i, -1.0);
-            rhs.push(0.0);
+            push(row, p0 + i, -T::one());
+            rhs.push(T::zero());
             row += 1;
         }
         for j in 0..3 {
-            push(row, x0 + j, -1.0);
-            rhs.push(0.0);
+            push(row, x0 + j, -T::one());
+            rhs.push(T::zero());
             row += 1;
         }
     }
     let big_a = CscMatrix::new_from_triplets(row, n, rows, cols, vals);
     let p = CscMatrix::zeros((n, n));
-    let mut q = vec![0.0; n];
-    q[sa] = 1.0;
-    q[sb] = 1.0;
+    let mut q = vec![T::zero(); n];
+    q[sa] = T::one();
+    q[sb] = T::one();
     let cones = vec![
         ZeroConeT(4),
         NonnegativeConeT(na + nb),
@@ -140,20 +152,25 @@ fn program(a: &PotentialParticle, pose_a: &Pose, b: &PotentialParticle, pose_b: 
     (p, q, big_a, rhs, cones)
 }
 
-/// The weights of eq. (7): `(w_p, w_s) = (r / sqrt(1-k), R / sqrt(k))`.
-fn weights(p: &PotentialParticle) -> (f64, f64) {
-    (p.r() / (1.0 - p.k()).sqrt(), p.big_r() / p.k().sqrt())
+/// The weights of eq. (7) in `T`: `(w_p, w_s) = (r / sqrt(1-k), R / sqrt(k))`.
+fn weights<T: FloatT>(p: &PotentialParticle) -> (T, T) {
+    let k: T = to_t(p.k());
+    (
+        to_t::<T>(p.r()) / (T::one() - k).sqrt(),
+        to_t::<T>(p.big_r()) / k.sqrt(),
+    )
 }
 
-/// A clarabel solver set up for eq. (6) of the pair (setup only; [`solve_reference`] runs it).
-pub fn clarabel_solver(
+/// A clarabel solver in the float type `T` set up for eq. (6) of the pair (setup only;
+/// [`solve_reference`] runs it).
+pub fn clarabel_solver<T: FloatT>(
     a: &PotentialParticle,
     pose_a: &Pose,
     b: &PotentialParticle,
     pose_b: &Pose,
-    settings: DefaultSettings<f64>,
-) -> DefaultSolver<f64> {
-    let (p, q, big_a, rhs, cones) = program(a, pose_a, b, pose_b);
+    settings: DefaultSettings<T>,
+) -> DefaultSolver<T> {
+    let (p, q, big_a, rhs, cones) = program::<T>(a, pose_a, b, pose_b);
     DefaultSolver::new(&p, &q, &big_a, &rhs, &cones, settings).expect("a well-formed program")
 }
 
@@ -171,6 +188,96 @@ pub fn clarabel_socp(
             let mut solver = clarabel_solver(a, pose_a, b, pose_b, settings);
             solve_reference(&mut solver, a, pose_a, b, pose_b)
         })
+}
+
+/// Clarabel's settings for the double-double reference ([`clarabel_socp_dd`]) at the duality gap
+/// tolerance `gap` (absolute and relative) and the feasibility tolerance `feasibility`: the reduced
+/// ("almost solved") tolerances 1e-20 (not accepted by the reference anyway), the KKT
+/// regularisation and iterative refinement scaled down to the double-double unit.
+pub fn dd_settings(gap: f64, feasibility: f64) -> DefaultSettings<DoubleDouble> {
+    let t = DoubleDouble::from_f64;
+    DefaultSettingsBuilder::default()
+        .verbose(false)
+        .max_iter(DD_MAX_ITER)
+        .tol_gap_abs(t(gap))
+        .tol_gap_rel(t(gap))
+        .tol_feas(t(feasibility))
+        .tol_ktratio(t(1e-20))
+        .reduced_tol_gap_abs(t(1e-20))
+        .reduced_tol_gap_rel(t(1e-20))
+        .reduced_tol_feas(t(1e-20))
+        .reduced_tol_ktratio(t(1e-16))
+        .static_regularization_constant(t(DD_STATIC_REGULARIZATION))
+        .dynamic_regularization_eps(t(1e-26))
+        .dynamic_regularization_delta(t(2e-14))
+        .iterative_refinement_reltol(t(1e-28))
+        .iterative_refinement_abstol(t(1e-28))
+        .iterative_refinement_max_iter(20)
+        .build()
+        .expect("valid settings")
+}
+
+/// The double-double reference's duality gap tolerance (absolute and relative). Clarabel's gap
+/// falls below 1e-24 in double-double, but the primal residual stops falling near 1e-20 and then
+/// grows again; at 1e-22 with [`DD_FEASIBILITY`] it reports solved on every pair tried (3000 of
+/// 3000 random pairs; at 1e-22 and 1e-18: 73 "insufficient progress"). A gap of 1e-22 bounds the
+/// point's error along the contact by about `sqrt(2e-22 / m)`, some 1e-11 of the size.
+pub const DD_GAP: f64 = 1e-22;
+/// The double-double reference's feasibility tolerance (clarabel's relative primal and dual
+/// residuals; the `f64` reference's is 1e-13).
+pub const DD_FEASIBILITY: f64 = 1e-16;
+/// The gap tolerance of the one retry when clarabel does not report solved at [`DD_GAP`] (the
+/// feasibility tolerance stays [`DD_FEASIBILITY`]).
+pub const DD_GAP_FALLBACK: f64 = 1e-20;
+/// The double-double reference's KKT static regularisation (clarabel's `f64` default is 1e-8;
+/// from 1e-12 to 1e-28 the gap falls alike, only the primal residual's noise at the end differs).
+pub const DD_STATIC_REGULARIZATION: f64 = 1e-16;
+/// The double-double reference's iteration limit.
+pub const DD_MAX_ITER: u32 = 200;
+
+/// Eq. (6) of the pair solved by clarabel in double-double arithmetic ([`DoubleDouble`]) at
+/// [`DD_GAP`] and [`DD_FEASIBILITY`], the optimum mapped back to `f64`; `Err` with clarabel's
+/// status unless it reports [`SolverStatus::Solved`].
+pub fn clarabel_socp_dd(
+    a: &PotentialParticle,
+    pose_a: &Pose,
+    b: &PotentialParticle,
+    pose_b: &Pose,
+) -> Result<ReferenceOptimum, SolverStatus> {
+    clarabel_socp_solved(a, pose_a, b, pose_b, dd_settings(DD_GAP, DD_FEASIBILITY))
+}
+
+/// [`clarabel_socp_dd`] at the gap tolerance [`DD_GAP_FALLBACK`] (the retry).
+pub fn clarabel_socp_dd_fallback(
+    a: &PotentialParticle,
+    pose_a: &Pose,
+    b: &PotentialParticle,
+    pose_b: &Pose,
+) -> Result<ReferenceOptimum, SolverStatus> {
+    clarabel_socp_solved(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        dd_settings(DD_GAP_FALLBACK, DD_FEASIBILITY),
+    )
+}
+
+/// Eq. (6) of the pair solved by clarabel in `T` at `settings`; `Err` with clarabel's status
+/// unless it reports [`SolverStatus::Solved`] (not even "almost solved").
+pub fn clarabel_socp_solved<T: FloatT>(
+    a: &PotentialParticle,
+    pose_a: &Pose,
+    b: &PotentialParticle,
+    pose_b: &Pose,
+    settings: DefaultSettings<T>,
+) -> Result<ReferenceOptimum, SolverStatus> {
+    let mut solver = clarabel_solver(a, pose_a, b, pose_b, settings);
+    solver.solve();
+    match solver.solution.status {
+        SolverStatus::Solved => Ok(optimum(&solver, a, pose_a, b, pose_b)),
+        status => Err(status),
+    }
 }
 
 /// The relative round-off of an evaluation of the objective `max(F_A, F_B)` of eq. (6) (sums of a
@@ -221,36 +328,48 @@ pub fn agreement(
     }
 }
 
-/// Runs a solver from [`clarabel_solver`] and maps its answer back by eq. (8) and (3).
-pub fn solve_reference(
-    solver: &mut DefaultSolver<f64>,
+/// Runs a solver from [`clarabel_solver`] and maps its answer back by eq. (8) and (3); `None`
+/// unless clarabel reports it solved or almost solved.
+pub fn solve_reference<T: FloatT>(
+    solver: &mut DefaultSolver<T>,
     a: &PotentialParticle,
     pose_a: &Pose,
     b: &PotentialParticle,
     pose_b: &Pose,
 ) -> Option<ReferenceOptimum> {
     solver.solve();
-    let sol = &solver.solution;
-    if !matches!(
-        sol.status,
+    matches!(
+        solver.solution.status,
         SolverStatus::Solved | SolverStatus::AlmostSolved
-    ) {
-        return None;
-    }
+    )
+    .then(|| optimum(solver, a, pose_a, b, pose_b))
+}
+
+/// The optimum of a solved solver mapped back by eq. (8) and (3): the body-frame points in `T`,
+/// rounded to `f64` before the (`f64`) rigid motions.
+fn optimum<T: FloatT>(
+    solver: &DefaultSolver<T>,
+    a: &PotentialParticle,
+    pose_a: &Pose,
+    b: &PotentialParticle,
+    pose_b: &Pose,
+) -> ReferenceOptimum {
+    let sol = &solver.solution;
     let (na, nb) = (a.normals().len(), b.normals().len());
     let x = &sol.x;
-    let (_, was) = weights(a);
-    let (_, wbs) = weights(b);
+    let (_, was) = weights::<T>(a);
+    let (_, wbs) = weights::<T>(b);
+    let f = |v: T| v.to_f64().expect("a finite optimum");
     // Eq. (8): x_A = w_As x_Ak; eq. (3): the world point.
-    let xa = Vector3::new(x[0], x[1], x[2]) * was;
-    let xb = Vector3::new(x[3], x[4], x[5]) * wbs;
-    Some(ReferenceOptimum {
+    let xa = Vector3::new(f(x[0] * was), f(x[1] * was), f(x[2] * was));
+    let xb = Vector3::new(f(x[3] * wbs), f(x[4] * wbs), f(x[5] * wbs));
+    ReferenceOptimum {
         point: pose_a.transform_point(&xa),
         point_from_b: pose_b.transform_point(&xb),
-        s_a: x[6 + na + nb],
-        s_b: x[7 + na + nb],
+        s_a: f(x[6 + na + nb]),
+        s_b: f(x[7 + na + nb]),
         iterations: sol.iterations,
-    })
+    }
 }
 
 /// Eq. (2) at the body-frame point `x`, written from the text.
@@ -344,6 +463,79 @@ mod tests {
         assert!((r.s_a - 5.0 / 6.0).abs() < 1e-8);
         let n = normal(&a, &pa, &b, &pb, &r.point);
         assert!((overlap_by_bisection(&a, &pa, &b, &pb, &r.point, &n) - 0.5).abs() < 1e-8);
+    }
+
+    /// The sphere-limit pair of the closed-form test, with planes at 100 that never activate.
+    fn sphere_limit_pair() -> (PotentialParticle, PotentialParticle) {
+        let planes: Vec<[f64; 4]> = (0..3)
+            .flat_map(|axis| {
+                [1.0, -1.0].map(|s| {
+                    let mut p = [0.0, 0.0, 0.0, 100.0];
+                    p[axis] = s;
+                    p
+                })
+            })
+            .collect();
+        (
+            PotentialParticle::new(&planes, 0.1, 1.0, 0.25).unwrap(),
+            PotentialParticle::new(&planes, 0.1, 0.5, 0.25).unwrap(),
+        )
+    }
+
+    #[test]
+    fn double_double_clarabel_meets_the_sphere_limit_closed_form() {
+        // Spheres of radius R / sqrt(k) = 2 and 1, centres d apart along a tilted direction:
+        // the optimum 2 d / 3 from A's centre, s = d / 3.
+        let (a, b) = sphere_limit_pair();
+        let direction = Vector3::new(0.3, -0.5, 0.8).normalize();
+        for distance in [2.5, 3.4] {
+            let pa = Pose::new(
+                Vector3::new(1.0, -2.0, 0.5),
+                nalgebra::UnitQuaternion::from_scaled_axis(Vector3::new(0.3, 1.0, -0.2)),
+            );
+            let pb = Pose::new(
+                pa.position + direction * distance,
+                nalgebra::UnitQuaternion::from_scaled_axis(Vector3::new(-1.1, 0.2, 0.7)),
+            );
+            let r = clarabel_socp_dd(&a, &pa, &b, &pb).unwrap();
+            // The gap 1e-22 bounds the point's error by sqrt(2e-22 / m), m = 2 k / R^2 = 0.5.
+            let exact = pa.position + direction * (2.0 * distance / 3.0);
+            assert!(
+                (r.point - exact).norm() < 1e-10,
+                "{:e}",
+                (r.point - exact).norm()
+            );
+            assert!((r.point_from_b - exact).norm() < 1e-10);
+            assert!((r.s_a - distance / 3.0).abs() < 1e-14, "{}", r.s_a);
+            assert!((r.s_b - distance / 3.0).abs() < 1e-14, "{}", r.s_b);
+        }
+    }
+
+    #[test]
+    fn double_double_clarabel_equals_our_optimum_to_1e_9() {
+        // The f64 reference agrees with ours only to about 1e-5 on such pairs (see the test below).
+        let shapes = potential_pairs::catalogue();
+        let mut rng = crate::sampling::rng(5);
+        for i in 0..6 {
+            let (a, b) = (
+                &shapes[i % shapes.len()].particle,
+                &shapes[(2 * i + 1) % shapes.len()].particle,
+            );
+            let (pa, pb) = potential_pairs::place(&mut rng, a, b, 0.6..1.02);
+            let ours = demcontact::narrow::potential_socp::potential_socp(
+                a,
+                b,
+                &pa.relative(&pb),
+                &mut demcontact::WarmState::cold(),
+            )
+            .unwrap();
+            let point = pa.transform_point(&ours.optimum.point);
+            let reference = clarabel_socp_dd(a, &pa, b, &pb).unwrap();
+            let size = a.bounding_radius().min(b.bounding_radius());
+            let d = (point - reference.point).norm() / size;
+            assert!(d < 1e-9, "pair {i}: {d:e}");
+            assert!((ours.optimum.s_a - reference.s_a).abs() < 1e-12 * reference.s_a);
+        }
     }
 
     #[test]

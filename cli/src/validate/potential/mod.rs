@@ -6,9 +6,10 @@
 //!   `R / sqrt(k)`, closed-form optimum, `s`, overlap and normal) and two aligned rounded cubes
 //!   face to face (the overlap solves a quadratic);
 //! * [`random`]: pairs of Test A's cubes and tetrahedra, Test B's 1:3 and 1:8 prisms and Figure 9's
-//!   rounded tetrahedra in random poses near contact: our optimum against clarabel's (s, point,
-//!   objective), classification, the overlap distance against brute-force bisection, and warm-started
-//!   DEM-like sequences against cold queries;
+//!   rounded tetrahedra in random poses near contact: our optimum against clarabel's (s, objective,
+//!   classification against clarabel in f64; the contact point against clarabel in double-double
+//!   arithmetic, [`crate::double_double`]), the overlap distance against brute-force bisection, and
+//!   warm-started DEM-like sequences against cold queries;
 //! * [`table2`]: Table 2 of the paper rebuilt on this machine (sphere, ours cold and warm, clarabel).
 //!
 //! The queries go through the public entry point [`demcontact::narrow::collide`] (world frame),
