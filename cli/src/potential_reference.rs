@@ -445,17 +445,7 @@ mod tests {
     #[test]
     fn clarabel_meets_the_sphere_limit_closed_form() {
         // Planes at 100 never activate: spheres of radius R / sqrt(k) = 2 and 1, centres 2.5 apart.
-        let planes: Vec<[f64; 4]> = (0..3)
-            .flat_map(|axis| {
-                [1.0, -1.0].map(|s| {
-                    let mut p = [0.0, 0.0, 0.0, 100.0];
-                    p[axis] = s;
-                    p
-                })
-            })
-            .collect();
-        let a = PotentialParticle::new(&planes, 0.1, 1.0, 0.25).unwrap();
-        let b = PotentialParticle::new(&planes, 0.1, 0.5, 0.25).unwrap();
+        let (a, b) = sphere_limit_pair();
         let pa = Pose::identity();
         let pb = Pose::new(Vector3::new(0.0, 2.5, 0.0), Default::default());
         let r = clarabel_socp(&a, &pa, &b, &pb).unwrap();
