@@ -13,7 +13,9 @@ pub use potential_particle::{
 };
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
-pub use superellipsoid::{PointDerivatives, Superellipsoid};
+pub use superellipsoid::{
+    coarse_support, LogSupport, PointDerivatives, Superellipsoid, SUPPORT_BOUND_MARGIN,
+};
 
 use crate::pose::Pose;
 use nalgebra::Vector3;

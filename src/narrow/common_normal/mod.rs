@@ -11,6 +11,13 @@
 //! eq. (12) (`c . d > 0`) can prove the bodies apart and stop the search; the support gap `c . d`
 //! is then a certified lower bound of their distance.
 //!
+//! Before that search, a new (or previously apart) pair goes through a cheap prefilter: the same
+//! separating-plane test on certified upper bounds of the two support functions, evaluated side by
+//! side in the log domain (`coarse_support`), at the start direction and two ascent probes. Most
+//! separated pairs end there; its witness points are the approximate support points (within
+//! `1e-7` of the bodies' size) and its gap a certified lower bound (within `2e-7` of the bodies'
+//! extents of the support gap along its direction), like any exclusion's.
+//!
 //! A converged penetrating answer is accepted when each contact point lies inside the other body
 //! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
 //! certifies the overlap, since `p1` is a point of A inside B. Otherwise, or after
@@ -34,6 +41,7 @@ use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::shapes::SmoothConvex;
+use crate::shapes::{coarse_support, SUPPORT_BOUND_MARGIN};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Vector2, Vector3};
 
@@ -86,6 +94,9 @@ const MAX_CREASE_SEARCHES: u32 = 8;
 /// Consecutive moves of the compass search after which it tries the creases nearby.
 const CREEP_MOVES: u32 = 16;
 
+/// Ascent probes the prefilter tries after the start direction (`Bodies::prefilter`).
+const PREFILTER_PROBES: u32 = 2;
+
 /// Relative rounding of a support gap (a difference of coordinates of the size of the centre
 /// distance).
 const ROUNDING: f64 = 1e-15;
@@ -123,6 +134,21 @@ enum Start {
     Derivatives(Vector3<f64>),
 }
 
+/// What the separating-plane prefilter found (`Bodies::prefilter`).
+enum Prefilter {
+    /// A direction whose support planes are `gap` apart (a certified lower bound of the distance),
+    /// `steps` ascent steps from the start.
+    Apart {
+        points: Points,
+        gap: f64,
+        steps: u32,
+    },
+    /// No tested direction separates the bodies.
+    Undecided,
+    /// A body has no log-domain support function: nothing was tested.
+    NotApplicable,
+}
+
 /// How one start ended.
 enum Descent {
     /// The exclusion test held at these points.
@@ -137,14 +163,15 @@ enum Descent {
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Whether `x` (A's frame) lies in A.
     fn in_a(&self, x: &Vector3<f64>) -> bool {
-        self.a.gauge(x) <= 1.0 + INSIDE_TOLERANCE
+        self.a.gauge_at_most(x, 1.0 + INSIDE_TOLERANCE)
     }
 
     /// Whether `x` (A's frame) lies in B.
     fn in_b(&self, x: &Vector3<f64>) -> bool {
-        self.b
-            .gauge(&(self.rotation.transpose() * (x - self.translation)))
-            <= 1.0 + INSIDE_TOLERANCE
+        self.b.gauge_at_most(
+            &(self.rotation.transpose() * (x - self.translation)),
+            1.0 + INSIDE_TOLERANCE,
+        )
     }
 
     /// The paper's test against local minima: `p1` lies in B and `p2` in A.
@@ -308,10 +335,54 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// interval 3). Returns the points that prove the bodies apart, if it does; the descent is
     /// otherwise unchanged.
     fn exclusion_probe(&self, points: &Points) -> Option<Points> {
-        let d_t = points.d - points.c * points.support_gap();
         let radii = points.p1.norm() + (points.p2 - self.translation).norm();
-        let ahead = self.points((points.c + d_t / radii).normalize());
+        let ahead = self.points(Self::ascent(points, radii));
         (ahead.support_gap() > 0.0 && ahead.c.iter().all(|v| v.is_finite())).then_some(ahead)
+    }
+
+    /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at
+    /// the start direction and then along up to [`PREFILTER_PROBES`] ascent probes (`ascent`,
+    /// from the approximate support points of the last direction), before the exact search. Each
+    /// test evaluates both support functions at once in the log domain (`coarse_support::
+    /// support_logs`, `SmoothConvex::log_support`), at about a third of the latency of the exact
+    /// points. The bounds' margin (`1e-7` relative) only sends pairs whose gap is within it to the
+    /// exact search.
+    fn prefilter(&self, start: Vector3<f64>) -> Prefilter {
+        let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
+            return Prefilter::NotApplicable;
+        };
+        let t = self.translation;
+        // Roundings of `c . t` and of the normalised `c`, relative to the terms of the gap.
+        let rounding = ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs());
+        let mut c = start;
+        for steps in 0..=PREFILTER_PROBES {
+            let cb = -(self.rotation.transpose() * c);
+            let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
+            let gap = c.dot(&t)
+                - (a.h() + b.h()) * (1.0 + SUPPORT_BOUND_MARGIN) * (1.0 + ROUNDING)
+                - rounding;
+            let (p1, q2) = (a.point(&log_a), b.point(&log_b));
+            let p2 = t + self.rotation * q2;
+            let points = Points {
+                c,
+                p1,
+                p2,
+                d: p2 - p1,
+            };
+            if gap > 0.0 {
+                return Prefilter::Apart { points, gap, steps };
+            }
+            c = Self::ascent(&points, p1.norm() + q2.norm());
+        }
+        Prefilter::Undecided
+    }
+
+    /// One ascent step of the support gap from `points`: its gradient in the angles is `d_t` (the
+    /// part of `d` across `c`) and its Hessian about minus the sum of the curvature radii,
+    /// estimated by `radii`, the support points' distances from the centres (exact for spheres).
+    fn ascent(points: &Points, radii: f64) -> Vector3<f64> {
+        let d_t = points.d - points.c * points.support_gap();
+        (points.c + d_t / radii).normalize()
     }
 
     /// The end of a converged descent at `points` (`der`: the derivatives of the last iterate).
@@ -363,7 +434,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let first = if eager {
             Start::Derivatives(start)
         } else {
-            Start::Points(self.points(start))
+            match self.prefilter(start) {
+                Prefilter::Apart { points, gap, steps } => {
+                    solution.iterations = steps;
+                    return Ok(self.finish_with_gap(solution, points, gap, true));
+                }
+                // The prefilter has tried the start direction and the probes ahead of it (to
+                // within its margin): the descent starts with the derivatives, whose points
+                // repeat the exact test.
+                Prefilter::Undecided => Start::Derivatives(start),
+                Prefilter::NotApplicable => Start::Points(self.points(start)),
+            }
         };
         match self.descend(first, &mut solution.iterations) {
             Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
@@ -643,8 +724,19 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// The solution for the final points.
-    fn finish(&self, mut solution: Solution, p: Points, excluded: bool) -> Solution {
-        let gap = p.support_gap();
+    fn finish(&self, solution: Solution, p: Points, excluded: bool) -> Solution {
+        self.finish_with_gap(solution, p, p.support_gap(), excluded)
+    }
+
+    /// The solution for the final points with the support gap `gap` along `p.c` (exact, or a
+    /// certified lower bound).
+    fn finish_with_gap(
+        &self,
+        mut solution: Solution,
+        p: Points,
+        gap: f64,
+        excluded: bool,
+    ) -> Solution {
         // Penetration along c is the overlap of the support planes (-c.d): second order in the
         // direction's error, unlike |d|.
         let mut contact = Contact::from_points(p.p1, p.p2, p.c, -gap, false, ContactKind::Smooth);

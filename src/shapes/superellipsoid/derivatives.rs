@@ -98,15 +98,9 @@ impl Superellipsoid {
     /// A zero `n` returns zeros; a non-finite `n` gives NaN derivatives (and the non-finite point
     /// of [`Self::point_with_normal`]).
     pub fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
-        let m = Vector3::new(self.r[0] * n.x, self.r[1] * n.y, self.r[2] * n.z);
-        let (u1, u2, mu) =
-            superellipse_support(m.x.abs(), m.y.abs(), self.beta1, self.half_two_minus_e1);
-        let (g, z, nu) = superellipse_support(mu, m.z.abs(), self.beta2, self.half_two_minus_e2);
-        let point = Vector3::new(
-            self.r[0] * (g * u1).copysign(m.x),
-            self.r[1] * (g * u2).copysign(m.y),
-            self.r[2] * z.copysign(m.z),
-        );
+        let m = self.scaled(n);
+        let parts = self.nested_support(&m);
+        let point = self.point_of(&m, &parts);
         if !m.iter().all(|v| v.is_finite()) {
             return PointDerivatives {
                 point,
@@ -134,13 +128,11 @@ impl Superellipsoid {
                     DERIVATIVE_FLOOR
                 }
             });
-            let (u1, u2, mu) =
-                superellipse_support(mh.x.abs(), mh.y.abs(), self.beta1, self.half_two_minus_e1);
-            let (g, z, nu) =
-                superellipse_support(mu, mh.z.abs(), self.beta2, self.half_two_minus_e2);
-            [u1, u2, g, z, mu, nu]
+            let p = self.nested_support(&mh);
+            [p.u1, p.u2, p.g, p.z, p.mu, p.nu]
         } else {
-            [u1, u2, g, z, mu * inv_scale, nu * inv_scale]
+            let p = parts;
+            [p.u1, p.u2, p.g, p.z, p.mu * inv_scale, p.nu * inv_scale]
         };
         let (hess, third) = self.dual_norm_derivatives(&mh, powers);
         // J = R hess R / scale and H_k = r_k R third_k R / scale^2.

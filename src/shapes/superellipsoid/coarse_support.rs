@@ -1,0 +1,364 @@
+//! A certified upper bound of a superellipsoid's support function, evaluated in the log domain
+//! for short dependency chains: what the separating-plane tests of the common-normal search need
+//! (Wellmann, Lillie & Wriggers 2008, eq. (12)), at a fraction of the exact point's latency.
+//!
+//! # Method
+//!
+//! The support function is the dual nested norm of `m = (r1 n1, r2 n2, r3 n3)` (see
+//! [`super::Superellipsoid::point_with_normal`]): with the dual exponents `q_i = 2/(2 - eps_i)`,
+//! `mu = ||(m1, m2)||_(q1)` and `h = ||(mu, m3)||_(q2)`. Each 2D norm is
+//! `||(a, b)||_q = big (1 + t^q)^(1/q)`, `t = small/big`, so in base-2 logarithms
+//! (`L = log2`):
+//!
+//! `L mu = L big1 + L(1 + 2^(q1 (L small1 - L big1))) / q1`, and the same for `L h` from `L mu` and
+//! `L |m3|`; `h = 2^(L h)`. The three input logarithms run in parallel; the chain is then two
+//! `exp2`, two `log2` and the final `exp2`, with no division and no return from the log domain
+//! between the levels (the accurate form takes four powers, each a `log2` and an `exp2`, and four
+//! divisions in series). The support point follows from the same logarithms:
+//! `|x1| = r1 2^(beta1 (L|m1| - L mu) + beta2 (L mu - L h))`, `|x2|` likewise,
+//! `|x3| = r3 2^(beta2 (L|m3| - L h))`, `beta_i = q_i - 1`.
+//!
+//! `log2`: `x = 2^k m`, `m` in `[1, 2)`, a 32-entry table of `1/c_i` and `log2 c_i`,
+//! `r = m/c_i - 1`, `|r| <= 1/65`, and `log2(1 + r)` cut after `r^4`; absolute error below
+//! `E_LOG = 3e-10` (series tail `2.6e-10`, roundings below `1.2e-13` for any normal `x`). `exp2`: `w = n + f`, `|f| <= 1/2`, the
+//! degree-7 Taylor polynomial of `2^f` (Estrin's scheme), relative error below `E_EXP = 7.5e-9`.
+//!
+//! # Error bound
+//!
+//! An absolute error `e` of a base-2 logarithm is a relative error below `0.7 e (1 + e)` of its
+//! power; a relative error `rho` of `s = 1 + t^q` in `[1, 2]` is an absolute error below
+//! `1.45 rho` of `L s`. Through one level whose input logarithms are off by at most `e_in`:
+//! `q (L small - L big)` is off by `q (2 e_in + 2.5e-13)`, so `t^q` and `s` by
+//! `1.4 q e_in + E_EXP` relative, `L s / q` by `(E_LOG + 1.45 (1.4 q e_in + E_EXP)) / q`, at most
+//! `2.03 e_in + 1.09e-8 + E_LOG` (as `q >= 1`), and the level's output logarithm by
+//! `3.03 e_in + 1.09e-8 + E_LOG`. From the inputs' `E_LOG`: `L mu` is off by at most `1.21e-8`,
+//! `L h` by `4.8e-8`, and `h` by `0.7 * 4.8e-8 + E_EXP`, below `4.2e-8` relative (the exponents
+//! `q` only cancel: `2^(q e)` is taken to the power `1/q`). [`super::SUPPORT_BOUND_MARGIN`]
+//! (`1e-7`) covers that with a factor of 2.4; the tests measure the real error (below `1e-8`).
+//! Exponents `q` above 64 (squareness within 0.031 of 2) are outside the fast path's range and
+//! take the accurate closed form instead.
+
+use nalgebra::Vector3;
+
+/// The largest dual exponent `q = 2/(2 - eps)` of the log-domain path.
+pub const Q_MAX: f64 = 64.0;
+
+/// The number of `log2` intervals of the mantissa in `[1, 2)`.
+const LOG_INTERVALS: usize = 32;
+/// `1/c_i`, `c_i = 1 + (i + 1/2)/32` the centre of the `i`-th interval of `[1, 2)`, rounded.
+const INV_C: [f64; LOG_INTERVALS] = [
+    0.9846153846153847,
+    0.9552238805970149,
+    0.927536231884058,
+    0.9014084507042254,
+    0.8767123287671232,
+    0.8533333333333334,
+    0.8311688311688312,
+    0.810126582278481,
+    0.7901234567901234,
+    0.7710843373493976,
+    0.7529411764705882,
+    0.735632183908046,
+    0.7191011235955056,
+    0.7032967032967034,
+    0.6881720430107527,
+    0.6736842105263158,
+    0.6597938144329897,
+    0.6464646464646465,
+    0.6336633663366337,
+    0.6213592233009708,
+    0.6095238095238096,
+    0.5981308411214953,
+    0.5871559633027523,
+    0.5765765765765766,
+    0.5663716814159292,
+    0.5565217391304348,
+    0.5470085470085471,
+    0.5378151260504201,
+    0.5289256198347108,
+    0.5203252032520326,
+    0.512,
+    0.5039370078740157,
+];
+/// `-log2(INV_C[i])` (to within an ulp): `log2 m = log2(m INV_C[i]) + LOG_C[i]`.
+const LOG_C: [f64; LOG_INTERVALS] = [
+    0.022367813028454427,
+    0.06608919045777246,
+    0.10852445677816903,
+    0.14974711950468203,
+    0.1898245588800173,
+    0.22881869049588077,
+    0.26678654069490126,
+    0.30378074817710293,
+    0.3398500028846248,
+    0.3750394313469247,
+    0.4093909361377018,
+    0.44294349584872833,
+    0.4757334309663978,
+    0.5077946401986961,
+    0.5391588111080313,
+    0.5698556083309478,
+    0.5999128421871277,
+    0.6293566200796095,
+    0.6582114827517948,
+    0.6865005271832185,
+    0.7142455176661225,
+    0.741466986401147,
+    0.7681843247769263,
+    0.794415866350106,
+    0.8201789624151877,
+    0.8454900509443752,
+    0.8703647195834043,
+    0.8948177633079436,
+    0.9188632372745945,
+    0.9425145053392397,
+    0.965784284662087,
+    0.9886846867721659,
+];
+/// `1 / ln 2`, and the coefficients `(-1)^(k+1) / (k ln 2)` of `log2(1 + r)` up to `r^4`.
+const A1: f64 = std::f64::consts::LOG2_E;
+/// `-1 / (2 ln 2)`.
+const A2: f64 = -A1 / 2.0;
+/// `1 / (3 ln 2)`.
+const A3: f64 = A1 / 3.0;
+/// `-1 / (4 ln 2)`.
+const A4: f64 = -A1 / 4.0;
+/// The bits of 1.0: the exponent field of a mantissa in `[1, 2)`.
+const ONE_BITS: u64 = 0x3ff0_0000_0000_0000;
+/// The mantissa field of a double.
+const MANTISSA_MASK: u64 = (1u64 << 52) - 1;
+/// `1.5 * 2^52`: `(v + SHIFT) - SHIFT` is `v` rounded to the nearest integer for `|v| < 2^51`.
+const SHIFT: f64 = 6_755_399_441_055_744.0;
+/// `ln 2`: with [`E2`]..[`E7`], the Taylor coefficients `(ln 2)^k / k!` of `2^f`.
+const E1: f64 = std::f64::consts::LN_2;
+/// `(ln 2)^2 / 2!`.
+const E2: f64 = E1 * E1 / 2.0;
+/// `(ln 2)^3 / 3!`.
+const E3: f64 = E2 * E1 / 3.0;
+/// `(ln 2)^4 / 4!`.
+const E4: f64 = E3 * E1 / 4.0;
+/// `(ln 2)^5 / 5!`.
+const E5: f64 = E4 * E1 / 5.0;
+/// `(ln 2)^6 / 6!`.
+const E6: f64 = E5 * E1 / 6.0;
+/// `(ln 2)^7 / 7!`.
+const E7: f64 = E6 * E1 / 7.0;
+
+/// `log2 x` for `x >= 0` to `3e-10` absolute (`-inf` for 0; subnormal and infinite `x` take the
+/// standard library's `log2`): `x = 2^k m`, `m` in `[1, 2)`, the top 5 bits of `m`'s mantissa pick `c_i`,
+/// and `log2 m = LOG_C[i] + log2(1 + r)`, `r = m/c_i - 1` with `|r| <= 1/65`, whose series is cut
+/// after `r^4` (tail below `2.6e-10`).
+#[inline(always)]
+pub fn log2(x: f64) -> f64 {
+    // Zero, subnormal, infinite and NaN `x` take the cold path.
+    if !(f64::MIN_POSITIVE..f64::INFINITY).contains(&x) {
+        return log2_cold(x);
+    }
+    let ix = x.to_bits();
+    let k = (ix >> 52) as i64 - 1023;
+    let i = ((ix >> 47) & (LOG_INTERVALS as u64 - 1)) as usize;
+    let m = f64::from_bits((ix & MANTISSA_MASK) | ONE_BITS);
+    let r = m * INV_C[i] - 1.0;
+    let r2 = r * r;
+    let poly = (A1 + A2 * r) + r2 * (A3 + A4 * r);
+    (k as f64 + LOG_C[i]) + r * poly
+}
+
+/// `log2` of 0, subnormal or non-finite `x`, off the fast path.
+#[cold]
+#[inline(never)]
+fn log2_cold(x: f64) -> f64 {
+    x.log2()
+}
+
+/// `2^w` to `7.5e-9` relative for `w` in `[-1022, 1023]`; 0 below (and for NaN), `+inf` above.
+#[inline(always)]
+pub fn exp2(w: f64) -> f64 {
+    if !(-1022.0..=1023.0).contains(&w) {
+        return if w > 0.0 { f64::INFINITY } else { 0.0 };
+    }
+    let shifted = w + SHIFT;
+    let n = shifted.to_bits() as i64 as i32;
+    let f = w - (shifted - SHIFT);
+    let f2 = f * f;
+    let f4 = f2 * f2;
+    let low = (1.0 + E1 * f) + f2 * (E2 + E3 * f);
+    let high = (E4 + E5 * f) + f2 * (E6 + E7 * f);
+    f64::from_bits(((n + 1023) as u64) << 52) * (low + f4 * high)
+}
+
+/// `(L ||(a, b)||_q, ...)`: the base-2 logarithm of the 2D dual norm from the logarithms `la`, `lb`
+/// of its (non-negative) arguments, `q` in `[1, Q_MAX]`, `inv_q = 1/q`.
+#[inline(always)]
+fn log_norm(la: f64, lb: f64, q: f64, inv_q: f64) -> f64 {
+    let (big, small) = (la.max(lb), la.min(lb));
+    // A zero argument has the logarithm -inf: `small - big` is -inf (or NaN for two zeros), and
+    // `exp2` gives 0 for both.
+    let s = 1.0 + exp2(q * (small - big));
+    big + log2(s) * inv_q
+}
+
+/// What the log-domain support function needs of a body: a superellipsoid's semi-axes `r`, its
+/// dual exponents `q = [q1, q2]` (each in `[1, Q_MAX]`) and their inverses (a sphere is the case
+/// `r1 = r2 = r3`, `q = [2, 2]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LogSupport {
+    /// The semi-axes (host length unit).
+    pub r: [f64; 3],
+    /// The dual exponents `q_i = 2/(2 - eps_i)`, in `[1, Q_MAX]`.
+    pub q: [f64; 2],
+    /// `1/q_i = (2 - eps_i)/2`.
+    pub inv_q: [f64; 2],
+}
+
+impl LogSupport {
+    /// The sphere of radius `r`.
+    pub fn sphere(r: f64) -> Self {
+        LogSupport {
+            r: [r; 3],
+            q: [2.0; 2],
+            inv_q: [0.5; 2],
+        }
+    }
+}
+
+/// The logarithms one support evaluation of [`support_logs`] leaves, from which the support
+/// function ([`Self::h`]) and the support point ([`Self::point`]) follow.
+#[derive(Debug, Clone, Copy)]
+pub struct SupportLogs {
+    /// `m = (r1 n1, r2 n2, r3 n3)` (for the signs of the point).
+    m: Vector3<f64>,
+    /// `log2 |m_i|`.
+    lm: [f64; 3],
+    /// `log2 mu`, the horizontal dual norm.
+    lmu: f64,
+    /// `log2 h`.
+    lh: f64,
+}
+
+impl SupportLogs {
+    /// The support function `h(n)`, within `4.2e-8` relative (see the module documentation).
+    #[inline(always)]
+    pub fn h(&self) -> f64 {
+        exp2(self.lh)
+    }
+
+    /// The support point along `n` of `body` (the one these logarithms were evaluated for), to
+    /// about `1e-7` of the body's size.
+    #[inline(always)]
+    pub fn point(&self, body: &LogSupport) -> Vector3<f64> {
+        let (r, q, m) = (&body.r, &body.q, &self.m);
+        let (beta1, beta2) = (q[0] - 1.0, q[1] - 1.0);
+        let vertical = beta2 * (self.lmu - self.lh);
+        Vector3::new(
+            r[0] * exp2(beta1 * (self.lm[0] - self.lmu) + vertical).copysign(m.x),
+            r[1] * exp2(beta1 * (self.lm[1] - self.lmu) + vertical).copysign(m.y),
+            r[2] * exp2(beta2 * (self.lm[2] - self.lh)).copysign(m.z),
+        )
+    }
+}
+
+/// The support function of `bodies[i]` along `n_i` (body frame) in the log domain, for `N`
+/// bodies at once (see [`SupportLogs`] for `h` and the point).
+///
+/// The `N` evaluations are written statement by statement side by side, so that their dependency
+/// chains overlap in the processor (one body alone is latency-bound; two cost little more).
+#[inline(always)]
+pub fn support_logs<const N: usize>(
+    bodies: [&LogSupport; N],
+    n: [&Vector3<f64>; N],
+) -> [SupportLogs; N] {
+    // Plain loops over the lanes (fully unrolled, `N` being a constant), in stages.
+    let mut m = [Vector3::zeros(); N];
+    let mut lm = [[0.0; 3]; N];
+    for i in 0..N {
+        let r = &bodies[i].r;
+        m[i] = Vector3::new(r[0] * n[i].x, r[1] * n[i].y, r[2] * n[i].z);
+    }
+    for i in 0..N {
+        lm[i] = [log2(m[i].x.abs()), log2(m[i].y.abs()), log2(m[i].z.abs())];
+    }
+    let mut lmu = [0.0; N];
+    for i in 0..N {
+        lmu[i] = log_norm(lm[i][0], lm[i][1], bodies[i].q[0], bodies[i].inv_q[0]);
+    }
+    let mut logs = [SupportLogs {
+        m: Vector3::zeros(),
+        lm: [0.0; 3],
+        lmu: 0.0,
+        lh: 0.0,
+    }; N];
+    for i in 0..N {
+        logs[i] = SupportLogs {
+            m: m[i],
+            lm: lm[i],
+            lmu: lmu[i],
+            lh: log_norm(lmu[i], lm[i][2], bodies[i].q[1], bodies[i].inv_q[1]),
+        };
+    }
+    logs
+}
+
+/// The gauge `||(||(X1, X2)||_(p1), X3)||_(p2)`, `X_i = x_i / r_i`, of the superellipsoid with
+/// semi-axes `r` and exponents `p = [2/eps1, 2/eps2]` (each in `[1, Q_MAX]`, `inv_p` their
+/// inverses), in the log domain: within `4.2e-8` relative (the same nested 2D norms as the
+/// support function's, with `p` for `q`; see the module documentation).
+#[inline(always)]
+pub fn gauge(r: &[f64; 3], p: [f64; 2], inv_p: [f64; 2], x: &Vector3<f64>) -> f64 {
+    let lx = [
+        log2((x.x / r[0]).abs()),
+        log2((x.y / r[1]).abs()),
+        log2((x.z / r[2]).abs()),
+    ];
+    let lg = log_norm(lx[0], lx[1], p[0], inv_p[0]);
+    exp2(log_norm(lg, lx[2], p[1], inv_p[1]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (splitmix64).
+    struct Rng(u64);
+    impl Rng {
+        fn unit(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    #[test]
+    fn log2_and_exp2_meet_their_error_bounds() {
+        let mut rng = Rng(3);
+        let (mut log_err, mut exp_err): (f64, f64) = (0.0, 0.0);
+        for _ in 0..200_000 {
+            let x = 2f64.powf(2040.0 * rng.unit() - 1020.0);
+            log_err = log_err.max((log2(x) - x.log2()).abs());
+            let w = 2044.0 * rng.unit() - 1021.0;
+            exp_err = exp_err.max((exp2(w) / w.exp2() - 1.0).abs());
+        }
+        // The ends of every table interval, just inside and outside, at a few scales.
+        for i in 0..=LOG_INTERVALS {
+            let edge = 1.0 + i as f64 / LOG_INTERVALS as f64;
+            for x in [edge, edge * (1.0 - 1e-16), edge * (1.0 + 2.2e-16)] {
+                for scale in [1.0, 0.5, 2f64.powi(-1000), 2f64.powi(1000)] {
+                    log_err = log_err.max((log2(x * scale) - (x * scale).log2()).abs());
+                }
+            }
+        }
+        println!("log2: max absolute error {log_err:.2e}; exp2: max relative error {exp_err:.2e}");
+        assert!(log_err <= 3e-10, "{log_err:e}");
+        assert!(exp_err <= 7.5e-9, "{exp_err:e}");
+        assert_eq!(log2(0.0), f64::NEG_INFINITY);
+        assert!((log2(1e-310) - 1e-310f64.log2()).abs() < 1e-12);
+        assert_eq!(log2(f64::INFINITY), f64::INFINITY);
+        assert_eq!(exp2(f64::NEG_INFINITY), 0.0);
+        assert_eq!(exp2(f64::NAN), 0.0);
+        assert_eq!(exp2(-2000.0), 0.0);
+        assert_eq!(exp2(2000.0), f64::INFINITY);
+        assert_eq!(exp2(0.0), 1.0);
+    }
+}
