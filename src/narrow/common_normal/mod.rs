@@ -87,6 +87,11 @@ pub const EXTRAPOLATE: f64 = 0.05;
 /// answer counts as a common normal without polishing (`Bodies::polish`).
 const COMMON_NORMAL_TOLERANCE: f64 = 1e-10;
 
+/// The residual of condition (5)_3 up to which the Newton ascent of `Bodies::polish`, once it can
+/// go no further, has reached a common normal (it aims for [`COMMON_NORMAL_TOLERANCE`]; rounding
+/// can stop it a little above): beyond, the compass search takes over.
+const COMMON_NORMAL_ACCEPTED: f64 = 1e-9;
+
 /// Searches along a crease of a box-like body's support function per compass search (see
 /// `Bodies::compass_search`).
 const MAX_CREASE_SEARCHES: u32 = 8;
@@ -564,7 +569,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 None => break,
             }
         }
-        if Self::common_normal_residual(&der.points) <= COMMON_NORMAL_TOLERANCE {
+        // Newton's ascent stops at the rounding floor of the residual, which can lie a little
+        // above the tolerance it aims for: that is still a common normal.
+        if Self::common_normal_residual(&der.points) <= COMMON_NORMAL_ACCEPTED {
             return Ok(der.points);
         }
         self.compass_search(der.points, iterations)
