@@ -36,6 +36,9 @@ const DEPTH_TOLERANCE: f64 = 1e-6;
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
     pairs: u64,
+    /// Separated pairs whose centre line already separates them (the paper's exclusion after 0
+    /// iterations: the initial guess alone rules out a penetration).
+    centre_line_separates: u64,
     histogram: Vec<u64>,
     restarted: u64,
     max_restarts: u32,
@@ -61,6 +64,7 @@ impl Stats {
 
     fn merge(&mut self, o: &Stats) {
         self.pairs += o.pairs;
+        self.centre_line_separates += o.centre_line_separates;
         for (a, b) in self.histogram.iter_mut().zip(&o.histogram) {
             *a += b;
         }
@@ -162,11 +166,15 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
     let c = solution.contact;
     match series {
         // The reported separation must be a certified lower bound of the constructed distance.
-        Series::Separated => s.wrong.count(
-            c.touching
-                || c.separation <= 0.0
-                || c.separation > p.signed_gap + 1e-12 * (1.0 + p.signed_gap),
-        ),
+        Series::Separated => {
+            let centre_line = p.pose_b.position.normalize();
+            s.centre_line_separates += (gap_by_angles(p, &centre_line) > 0.0) as u64;
+            s.wrong.count(
+                c.touching
+                    || c.separation <= 0.0
+                    || c.separation > p.signed_gap + 1e-12 * (1.0 + p.signed_gap),
+            )
+        }
         Series::Penetrating if !c.touching => {
             // Reported apart: right only if the separating plane is real.
             if gap_by_angles(p, &c.normal) > -1e-12 {
@@ -287,8 +295,11 @@ pub fn validate(options: &Options) -> Outcome {
     let mut report = format!(
         "\n## Superellipsoids: Wellmann, Lillie & Wriggers (2008), {} pairs per interval and series\n\
          (intervals 1-3 are the paper's; 4 is ours: eps in [0.1, 1.9], radii in (0.3, 3). Ours: \
-         cold queries from the centre line, direction updates (the prefilter's ascent probes and Newton steps) counted as iterations, all restarts \
-         included; the search ends when the direction's error is below 1e-11 rad, or 1e-9 rad as \
+         cold queries from the centre line; iterations are direction updates: the closed-form \
+         ascent step of the bodies' ellipsoids our cheap separating-plane test starts with, its \
+         ascent probes, and Newton steps; all restarts included. \"centre line separates\" is the \
+         paper's exclusion after 0 iterations (the initial guess alone rules out a penetration), \
+         checked exactly on each pair; the search ends when the direction's error is below 1e-11 rad, or 1e-9 rad as \
          predicted by Newton's quadratic convergence, far tighter than the paper's \
          |grad f| < 1e-6.)\n",
         options.pairs
@@ -297,8 +308,8 @@ pub fn validate(options: &Options) -> Outcome {
         "Series 1 (separated, gap in (0, 0.25)): penetration exclusion (paper's Fig. 5)",
         &[
             "interval",
-            "P(0 it) % ours",
-            "paper",
+            "centre line separates %",
+            "paper P(0 it)",
             "P(<=1 it) % ours",
             "P(>=5 it) % ours",
             "paper",
@@ -346,7 +357,7 @@ pub fn validate(options: &Options) -> Outcome {
         let i = interval.number().to_string();
         t1.row(vec![
             i.clone(),
-            pct(s1.probability(0)),
+            pct(s1.centre_line_separates as f64 / s1.pairs.max(1) as f64),
             or_dash(p.map(|p| p.0), |v| format!("{v}")),
             pct(1.0 - s1.at_least(2)),
             pct(s1.at_least(5)),

@@ -139,6 +139,18 @@ enum Start {
     Derivatives(Vector3<f64>),
 }
 
+/// What a pair's warm state says of its last query: it picks the first move of a search
+/// ([`Bodies::solve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum History {
+    /// A new pair (or a cold warm state): the start is the centre line.
+    None,
+    /// The pair was apart: the start is its last separating direction.
+    Apart,
+    /// The pair touched: the start is its last contact direction (extrapolated).
+    Touching,
+}
+
 /// What the separating-plane prefilter found (`Bodies::prefilter`).
 enum Prefilter {
     /// A direction whose support planes are `gap` apart (a certified lower bound of the distance),
@@ -346,13 +358,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at
-    /// the start direction and then along up to [`PREFILTER_PROBES`] ascent probes (`ascent`,
-    /// from the approximate support points of the last direction), before the exact search. Each
+    /// the start direction (or, `surrogate_first`, one ascent step of the bodies' ellipsoids
+    /// from it) and then along up to [`PREFILTER_PROBES`] ascent probes (`ascent`, from the
+    /// approximate support points of the last direction), before the exact search. Each
     /// test evaluates both support functions at once in the log domain (`coarse_support::
     /// support_logs`, `SmoothConvex::log_support`), at about a third of the latency of the exact
     /// points. The bounds' margin (`1e-7` relative) only sends pairs whose gap is within it to the
     /// exact search.
-    fn prefilter(&self, start: Vector3<f64>) -> Prefilter {
+    fn prefilter(&self, start: Vector3<f64>, surrogate_first: bool) -> Prefilter {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return Prefilter::NotApplicable;
         };
@@ -360,7 +373,31 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // Roundings of `c . t` and of the normalised `c`, relative to the terms of the gap.
         let rounding = ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs());
         let mut c = start;
-        for steps in 0..=PREFILTER_PROBES {
+        let mut steps = 0;
+        if surrogate_first {
+            // The ascent step of the bodies' ellipsoids (same semi-axes): exact for ellipsoids and
+            // spheres, closed form with no power, and from the centre line a far better first
+            // direction for the others (interval 3 of the protocol: 73 % of the separated pairs
+            // excluded there, against 49 % at the centre line).
+            let ellipsoid = |r: &[f64; 3], n: &Vector3<f64>| {
+                let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
+                Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) / m.norm()
+            };
+            let e1 = ellipsoid(&log_a.r, &c);
+            let f2 = ellipsoid(&log_b.r, &-(self.rotation.transpose() * c));
+            let e2 = t + self.rotation * f2;
+            let surrogate = Points {
+                c,
+                p1: e1,
+                p2: e2,
+                d: e2 - e1,
+            };
+            let ahead = Self::ascent(&surrogate, e1.norm() + f2.norm());
+            if ahead.iter().all(|v| v.is_finite()) {
+                (c, steps) = (ahead, 1);
+            }
+        }
+        for _ in 0..=PREFILTER_PROBES {
             let cb = -(self.rotation.transpose() * c);
             let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
             let gap = c.dot(&t)
@@ -378,6 +415,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 return Prefilter::Apart { points, gap, steps };
             }
             c = Self::ascent(&points, p1.norm() + q2.norm());
+            steps += 1;
         }
         Prefilter::Undecided
     }
@@ -415,7 +453,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] directions of `restart::ranked` and keeps the shallowest
     /// converged answer whose overlap is certified, or stops at the first exclusion.
-    pub fn solve(&self, start: Vector3<f64>, eager: bool) -> Result<Solution> {
+    ///
+    /// `history` picks the first move: a pair that touched at the last query starts with the
+    /// Newton derivatives at `start`; any other first goes through `Self::prefilter` (a new pair
+    /// from the ellipsoids' ascent step off `start`, the centre line; a pair apart at the last
+    /// query from `start` itself, its last separating direction).
+    pub fn solve(&self, start: Vector3<f64>, history: History) -> Result<Solution> {
         let mut solution = Solution {
             contact: Contact::from_points(
                 Vector3::zeros(),
@@ -436,17 +479,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 *best = Some(points);
             }
         };
-        let first = if eager {
+        let first = if history == History::Touching {
             Start::Derivatives(start)
         } else {
-            match self.prefilter(start) {
+            match self.prefilter(start, history == History::None) {
                 Prefilter::Apart { points, gap, steps } => {
                     solution.iterations = steps;
                     return Ok(self.finish_with_gap(solution, points, gap, true));
                 }
-                // The prefilter has tried the start direction and the probes ahead of it (to
-                // within its margin): the descent starts with the derivatives, whose points
-                // repeat the exact test.
+                // The prefilter has tried the directions ahead of the start (to within its
+                // margin): the descent starts with the derivatives at the start, whose points
+                // give the exact test there.
                 Prefilter::Undecided => Start::Derivatives(start),
                 Prefilter::NotApplicable => Start::Points(self.points(start)),
             }
@@ -805,8 +848,12 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     };
     // A pair that touched at the last step most likely still does: the Newton derivatives at the
     // start direction are wanted anyway, so the points alone are not evaluated first.
-    let eager = warm_started && warm.data[3] > 0.5;
-    let mut solution = bodies.solve(start, eager)?;
+    let history = match (warm_started, warm.data[3] > 0.5) {
+        (false, _) => History::None,
+        (true, false) => History::Apart,
+        (true, true) => History::Touching,
+    };
+    let mut solution = bodies.solve(start, history)?;
     solution.contact.warm_started = warm_started;
     warm.data.copy_within(0..4, 4);
     warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
