@@ -317,27 +317,16 @@ pub fn gauge(r: &[f64; 3], p: [f64; 2], inv_p: [f64; 2], x: &Vector3<f64>) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (splitmix64).
-    struct Rng(u64);
-    impl Rng {
-        fn unit(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
+    use crate::shapes::superellipsoid::tests::Rng;
 
     #[test]
     fn log2_and_exp2_meet_their_error_bounds() {
         let mut rng = Rng(3);
         let (mut log_err, mut exp_err): (f64, f64) = (0.0, 0.0);
         for _ in 0..200_000 {
-            let x = 2f64.powf(2040.0 * rng.unit() - 1020.0);
+            let x = 2f64.powf(2040.0 * rng.uniform(0.0, 1.0) - 1020.0);
             log_err = log_err.max((log2(x) - x.log2()).abs());
-            let w = 2044.0 * rng.unit() - 1021.0;
+            let w = 2044.0 * rng.uniform(0.0, 1.0) - 1021.0;
             exp_err = exp_err.max((exp2(w) / w.exp2() - 1.0).abs());
         }
         // The ends of every table interval, just inside and outside, at a few scales.

@@ -583,6 +583,17 @@ mod tests {
             )
             .unwrap()
         }
+        /// The `k`-th of a mixed sample: [`Self::shape`] with squareness in `most` for three in
+        /// four, in `rest` for the fourth.
+        pub(super) fn shape_mix(
+            &mut self,
+            k: usize,
+            most: (f64, f64),
+            rest: (f64, f64),
+        ) -> Superellipsoid {
+            let (lo, hi) = if k % 4 == 3 { rest } else { most };
+            self.shape(lo, hi)
+        }
         /// Random surface parameters over the whole range of eq. (2).
         pub(super) fn params(&mut self) -> (f64, f64) {
             (self.uniform(-PI, PI), self.uniform(-FRAC_PI_2, FRAC_PI_2))
@@ -596,11 +607,7 @@ mod tests {
         for k in 0..4000 {
             // Squareness over the whole open range (the log-domain form up to 1.969, the accurate
             // form beyond), radii with aspect ratios up to 6.
-            let s = if k % 4 == 3 {
-                rng.shape(1.96, 1.999)
-            } else {
-                rng.shape(0.02, 1.969)
-            };
+            let s = rng.shape_mix(k, (0.02, 1.969), (1.96, 1.999));
             for j in 0..25 {
                 let mut n = rng.direction() * rng.uniform(0.1, 10.0);
                 // Axis-aligned and nearly axis-aligned directions, and zero components.
@@ -635,11 +642,8 @@ mod tests {
         let mut rng = Rng(43);
         let mut worst: f64 = 0.0;
         for k in 0..4000 {
-            let s = if k % 4 == 3 {
-                rng.shape(0.01, 0.04)
-            } else {
-                rng.shape(0.04, 1.999)
-            };
+            // Squareness down to 0.01 (exponents 2/eps beyond the log-domain form's 64 below 0.031).
+            let s = rng.shape_mix(k, (0.04, 1.999), (0.01, 0.04));
             for j in 0..25 {
                 let surface = s.point_with_normal(&rng.direction());
                 // Points on the level set up to rounding, just off it, and well inside or outside;
