@@ -149,7 +149,7 @@ const E7: f64 = E6 * E1 / 7.0;
 /// and `log2 m = LOG_C[i] + log2(1 + r)`, `r = m/c_i - 1` with `|r| <= 1/65`, whose series is cut
 /// after `r^4` (tail below `2.6e-10`).
 #[inline(always)]
-pub fn log2(x: f64) -> f64 {
+fn log2(x: f64) -> f64 {
     // Zero, subnormal, infinite and NaN `x` take the cold path.
     if !(f64::MIN_POSITIVE..f64::INFINITY).contains(&x) {
         return log2_cold(x);
@@ -173,7 +173,7 @@ fn log2_cold(x: f64) -> f64 {
 
 /// `2^w` to `7.5e-9` relative for `w` in `[-1022, 1023]`; 0 below (and for NaN), `+inf` above.
 #[inline(always)]
-pub fn exp2(w: f64) -> f64 {
+fn exp2(w: f64) -> f64 {
     if !(-1022.0..=1023.0).contains(&w) {
         return if w > 0.0 { f64::INFINITY } else { 0.0 };
     }
