@@ -160,9 +160,8 @@ enum Prefilter {
         gap: f64,
         steps: u32,
     },
-    /// No tested direction separates the bodies; `best`, `steps` ascent steps from the start, has
-    /// the largest gap of those tested.
-    Undecided { best: Vector3<f64>, steps: u32 },
+    /// No tested direction separates the bodies.
+    Undecided,
     /// A body has no log-domain support function: nothing was tested.
     NotApplicable,
 }
@@ -398,9 +397,6 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 (c, steps) = (ahead, 1);
             }
         }
-        // The tested direction with the largest gap (the least overlap of the bodies' extents):
-        // the nearest to the answer, where the exact search starts.
-        let mut best = (f64::NEG_INFINITY, start, 0);
         for _ in 0..=PREFILTER_PROBES {
             let cb = -(self.rotation.transpose() * c);
             let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
@@ -418,16 +414,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             if gap > 0.0 {
                 return Prefilter::Apart { points, gap, steps };
             }
-            if gap > best.0 {
-                best = (gap, c, steps);
-            }
             c = Self::ascent(&points, p1.norm() + q2.norm());
             steps += 1;
         }
-        Prefilter::Undecided {
-            best: best.1,
-            steps: best.2,
-        }
+        Prefilter::Undecided
     }
 
     /// One ascent step of the support gap from `points`: its gradient in the angles is `d_t` (the
@@ -498,12 +488,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     return Ok(self.finish_with_gap(solution, points, gap, true));
                 }
                 // The prefilter has tried the directions ahead of the start (to within its
-                // margin): the descent starts with the derivatives at the best of them, whose
-                // points give the exact test there.
-                Prefilter::Undecided { best, steps } => {
-                    solution.iterations = steps;
-                    Start::Derivatives(best)
-                }
+                // margin): the descent starts with the derivatives at the start, whose points
+                // give the exact test there.
+                Prefilter::Undecided => Start::Derivatives(start),
                 Prefilter::NotApplicable => Start::Points(self.points(start)),
             }
         };
