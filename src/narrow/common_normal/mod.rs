@@ -13,10 +13,12 @@
 //!
 //! Before that search, a new (or previously apart) pair goes through a cheap prefilter: the same
 //! separating-plane test on certified upper bounds of the two support functions, evaluated side by
-//! side in the log domain (`coarse_support`), at the start direction and two ascent probes. Most
-//! separated pairs end there; its witness points are the approximate support points (within
-//! `1e-7` of the bodies' size) and its gap a certified lower bound (within `2e-7` of the bodies'
-//! extents of the support gap along its direction), like any exclusion's.
+//! side in the log domain (`coarse_support`), at a first direction (for a new pair one ascent step
+//! of the bodies' ellipsoids off the centre line, for a pair apart at its last query its last
+//! separating direction) and two ascent probes. Most separated pairs end there; the witness points
+//! are then the approximate support points (within `1e-7` of the bodies' size) and the gap a
+//! certified lower bound (within `2e-7` of the bodies' extents of the support gap along its
+//! direction), like any exclusion's.
 //!
 //! A converged penetrating answer is accepted when each contact point lies inside the other body
 //! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
@@ -40,8 +42,7 @@ use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::shapes::SmoothConvex;
-use crate::shapes::{coarse_support, SUPPORT_BOUND_MARGIN};
+use crate::shapes::{coarse_support, SmoothConvex, SUPPORT_BOUND_MARGIN};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Vector2, Vector3};
 
