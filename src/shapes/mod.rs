@@ -14,7 +14,7 @@ pub use potential_particle::{
 pub use smooth_convex::SmoothConvex;
 pub use sphere::Sphere;
 pub use superellipsoid::{
-    coarse_support, LogSupport, PointDerivatives, Superellipsoid, SUPPORT_BOUND_MARGIN,
+    coarse_support, LogSupport, PointDerivatives, Superellipsoid, LOG_DOMAIN_MARGIN,
 };
 
 use crate::pose::Pose;

@@ -12,13 +12,10 @@ pub trait SmoothConvex {
     /// The surface point whose outward normal is parallel to `n` (any positive length): the
     /// support point along `n`.
     fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64>;
-    /// An upper bound of the support function `h(n) = max over the body of n . x` (tight to a
-    /// relative `2e-7` at most) and the support point along `n` to about `1e-7` of the body's
-    /// size: `(point, bound)`. What a cheap separating-plane test needs.
-    fn support_bound(&self, n: &Vector3<f64>) -> (Vector3<f64>, f64);
-    /// The body as the log-domain support function sees it (the fast form of
-    /// [`Self::support_bound`], which evaluates two bodies at once at little more than the cost of
-    /// one), or `None` where that form does not apply.
+    /// The body as the log-domain support function sees it (`coarse_support::support_logs`: a
+    /// certified upper bound of the support function and an approximate support point, for
+    /// several bodies at once at little more than the cost of one), or `None` where that form does
+    /// not apply.
     fn log_support(&self) -> Option<LogSupport>;
     /// [`Self::point_with_normal`] with its first and second derivatives with respect to `n`.
     fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives;
@@ -37,10 +34,6 @@ impl SmoothConvex for Superellipsoid {
     #[inline]
     fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64> {
         Superellipsoid::point_with_normal(self, n)
-    }
-    #[inline]
-    fn support_bound(&self, n: &Vector3<f64>) -> (Vector3<f64>, f64) {
-        Superellipsoid::support_bound(self, n)
     }
     #[inline]
     fn log_support(&self) -> Option<LogSupport> {
@@ -68,18 +61,6 @@ impl SmoothConvex for Sphere {
     #[inline]
     fn point_with_normal(&self, n: &Vector3<f64>) -> Vector3<f64> {
         self.support_point(n)
-    }
-
-    /// `r n / |n|` and `r |n|`, the latter raised by a few roundings.
-    #[inline]
-    fn support_bound(&self, n: &Vector3<f64>) -> (Vector3<f64>, f64) {
-        let len = n.norm();
-        let point = if len > 0.0 {
-            n * (self.radius() / len)
-        } else {
-            Vector3::zeros()
-        };
-        (point, self.radius() * len * (1.0 + 1e-15))
     }
 
     #[inline]

@@ -42,7 +42,7 @@ use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::shapes::{coarse_support, SmoothConvex, SUPPORT_BOUND_MARGIN};
+use crate::shapes::{coarse_support, SmoothConvex, LOG_DOMAIN_MARGIN};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Vector2, Vector3};
 
@@ -402,7 +402,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             let cb = -(self.rotation.transpose() * c);
             let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
             let gap = c.dot(&t)
-                - (a.h() + b.h()) * (1.0 + SUPPORT_BOUND_MARGIN) * (1.0 + ROUNDING)
+                - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING)
                 - rounding;
             let (p1, q2) = (a.point(&log_a), b.point(&log_b));
             let p2 = t + self.rotation * q2;

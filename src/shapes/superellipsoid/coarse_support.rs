@@ -33,7 +33,7 @@
 //! `2.03 e_in + 1.09e-8 + E_LOG` (as `q >= 1`), and the level's output logarithm by
 //! `3.03 e_in + 1.09e-8 + E_LOG`. From the inputs' `E_LOG`: `L mu` is off by at most `1.21e-8`,
 //! `L h` by `4.8e-8`, and `h` by `0.7 * 4.8e-8 + E_EXP`, below `4.2e-8` relative (the exponents
-//! `q` only cancel: `2^(q e)` is taken to the power `1/q`). [`super::SUPPORT_BOUND_MARGIN`]
+//! `q` only cancel: `2^(q e)` is taken to the power `1/q`). [`super::LOG_DOMAIN_MARGIN`]
 //! (`1e-7`) covers that with a factor of 2.4; the tests measure the real error (below `1e-8`).
 //! Exponents `q` above 64 (squareness within 0.031 of 2) are outside the fast path's range and
 //! take the accurate closed form instead.

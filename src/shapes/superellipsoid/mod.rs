@@ -245,10 +245,10 @@ impl Superellipsoid {
                 [0.5 * self.eps1, 0.5 * self.eps2],
                 x,
             );
-            if g <= limit * (1.0 - SUPPORT_BOUND_MARGIN) {
+            if g <= limit * (1.0 - LOG_DOMAIN_MARGIN) {
                 return true;
             }
-            if g >= limit * (1.0 + SUPPORT_BOUND_MARGIN) {
+            if g >= limit * (1.0 + LOG_DOMAIN_MARGIN) {
                 return false;
             }
         }
@@ -398,7 +398,7 @@ impl Superellipsoid {
     ///
     /// `h(n)` is the dual nested norm `nu` of `r_i n_i` in [`Self::point_with_normal`]. Here it is
     /// evaluated in the log domain with short polynomial `log2`/`exp2` (module `coarse_support`: a
-    /// proven relative error below `4.2e-8`, raised by [`SUPPORT_BOUND_MARGIN`]), at a fraction of
+    /// proven relative error below `4.2e-8`, raised by [`LOG_DOMAIN_MARGIN`]), at a fraction of
     /// the accurate form's latency: for separating-plane tests (Wellmann, Lillie & Wriggers 2008,
     /// eq. (12)). Squareness within 0.031 of 2 (dual exponents above 64) takes the accurate form.
     pub fn support_bound(&self, n: &Vector3<f64>) -> (Vector3<f64>, f64) {
@@ -413,7 +413,7 @@ impl Superellipsoid {
                 (self.point_of(&m, &parts), parts.nu)
             }
         };
-        (point, h * (1.0 + SUPPORT_BOUND_MARGIN))
+        (point, h * (1.0 + LOG_DOMAIN_MARGIN))
     }
 
     /// The body as the log-domain support function of [`Self::support_bound`] sees it; `None` for
@@ -510,10 +510,11 @@ struct NestedSupport {
     nu: f64,
 }
 
-/// The relative margin [`Superellipsoid::support_bound`] adds to its computed support function,
-/// 2.4 times the proven error bound of the log-domain evaluation (module `coarse_support`), 11
-/// times the largest error measured.
-pub const SUPPORT_BOUND_MARGIN: f64 = 1e-7;
+/// The relative margin that turns a log-domain value (module `coarse_support`: the support function
+/// of [`Superellipsoid::support_bound`] and the common-normal prefilter, the gauge of
+/// [`Superellipsoid::gauge_at_most`]) into a certified bound: 2.4 times the proven error bound,
+/// 11 times the largest error measured.
+pub const LOG_DOMAIN_MARGIN: f64 = 1e-7;
 
 /// `(a^p + b^p)^(1/p)` for `a, b >= 0`, `p > 1`, with the larger value factored out so that it
 /// never overflows or underflows (2 powers, [`fast_pow::pow`]).
@@ -622,10 +623,10 @@ mod tests {
                 let h = n.dot(&exact);
                 let (point, bound) = s.support_bound(&n);
                 assert!(
-                    bound >= h && bound <= h * (1.0 + 2.0 * SUPPORT_BOUND_MARGIN) + 1e-300,
+                    bound >= h && bound <= h * (1.0 + 2.0 * LOG_DOMAIN_MARGIN) + 1e-300,
                     "{s:?} n = {n:?}: bound {bound:e}, h {h:e}"
                 );
-                let raw = bound / (1.0 + SUPPORT_BOUND_MARGIN);
+                let raw = bound / (1.0 + LOG_DOMAIN_MARGIN);
                 worst = worst.max((raw - h).abs() / h);
                 worst_point = worst_point.max((point - exact).norm() / s.bounding_radius());
             }
