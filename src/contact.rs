@@ -45,7 +45,8 @@ pub struct Contact {
     /// The point of A's surface that takes part in the contact: when the bodies overlap, the point of A
     /// deepest inside B along `normal`; when they are apart, A's witness point of the gap (for smooth
     /// bodies, the support point along `normal`, to within `1e-7` of the body's size when a cheap
-    /// separating-plane test found it).
+    /// separating-plane test found it; when a warm state's motion certificate answers, the witness
+    /// points of the query that found its plane, moved with their bodies).
     pub point_a: Vector3<f64>,
     /// The point of B's surface that takes part in the contact (as `point_a`, for B).
     pub point_b: Vector3<f64>,

@@ -100,6 +100,23 @@ impl Pose {
         }
     }
 
+    /// How far body B (at `other`) has turned relative to body A (at `self`) since a reference
+    /// relative rotation `reference` (a unit quaternion `w, x, y, z`, as `self^-1 other` was
+    /// then): `||R - R_ref|| = 2 sin(theta / 2)`, the spectral norm of the change of B's rotation
+    /// matrix in A's frame, `theta` the angle of the turn. Read without cancellation from the
+    /// vector part of `q q_ref^-1` (`q = self^-1 other`); the sign of either quaternion does not
+    /// matter. A body point at distance `rho` from B's origin has moved by at most `rho` times
+    /// this in A's frame, besides the translation of B's origin.
+    pub fn turn_since(&self, other: &Pose, reference: [f64; 4]) -> f64 {
+        let q = (self.rotation.inverse() * other.rotation).into_inner();
+        let (w_ref, v_ref) = (
+            reference[0],
+            Vector3::new(-reference[1], -reference[2], -reference[3]),
+        );
+        let v = q.imag();
+        2.0 * (v_ref * q.w + v * w_ref + v.cross(&v_ref)).norm()
+    }
+
     /// The composition `self * other`: `other` is given in this pose's body frame.
     pub fn compose(&self, other: &Pose) -> Pose {
         Pose {

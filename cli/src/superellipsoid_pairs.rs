@@ -166,6 +166,23 @@ pub fn sequence(
     turn: f64,
     rng: &mut SceneRng,
 ) -> Vec<SuperellipsoidPair> {
+    moving(interval, steps, turn, rng, |phase| {
+        -0.875e-3 * (1.0 + 0.9 * phase.sin())
+    })
+}
+
+/// A pair over `steps` steps whose contact direction and B's orientation turn by `turn` rad per
+/// step about fixed random axes, at the signed gap `gap(phase)` along the direction (`phase`
+/// advances by `20 turn` per step from a random start), each step built with [`construct`].
+/// [`sequence`] is the touching case; e.g. `0.05 * (1 + 0.9 sin(phase))` gives a near pair apart
+/// (a DEM neighbour within its skin that does not touch).
+pub fn moving(
+    interval: Interval,
+    steps: usize,
+    turn: f64,
+    rng: &mut SceneRng,
+    gap: impl Fn(f64) -> f64,
+) -> Vec<SuperellipsoidPair> {
     let a = body(rng, interval);
     let b = body(rng, interval);
     let c0 = sampling::unit_vector(rng);
@@ -177,8 +194,7 @@ pub fn sequence(
             let t = k as f64 * turn;
             let c = UnitQuaternion::from_scaled_axis(axis_c * t) * c0;
             let rotation = UnitQuaternion::from_scaled_axis(axis_r * t) * r0;
-            let depth = 0.875e-3 * (1.0 + 0.9 * (phase + 20.0 * t).sin());
-            construct(a, b, c, rotation, -depth)
+            construct(a, b, c, rotation, gap(phase + 20.0 * t))
         })
         .collect()
 }

@@ -57,13 +57,18 @@ pub fn collide(
     mut warm: Option<&mut WarmState>,
 ) -> Result<Contact> {
     let mut validated = false;
-    if let (Shape::Polyhedron(pa), Shape::Polyhedron(pb), Some(state)) = (a, b, warm.as_deref_mut())
-    {
-        // A pair of polyhedra apart that the motion certificate still excludes: the warm state is
-        // read in place, not copied, and nothing of it changes but the step count.
+    if let Some(state) = warm.as_deref_mut() {
+        // A pair apart at its last query that a kernel's motion certificate still excludes: the
+        // warm state is read in place, not copied, and nothing of it changes but the step count.
         state.validate()?;
         validated = true;
-        if let Some(contact) = fast_direct_search::certified_world(pa, pose_a, pb, pose_b, state) {
+        let certified = match (a, b) {
+            (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
+                fast_direct_search::certified_world(pa, pose_a, pb, pose_b, state)
+            }
+            _ => common_normal::certified_world(a, pose_a, b, pose_b, state),
+        };
+        if let Some(contact) = certified {
             contact.ensure_finite()?;
             state.steps = state.steps.saturating_add(1);
             return Ok(contact);

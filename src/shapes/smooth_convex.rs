@@ -28,6 +28,9 @@ pub trait SmoothConvex {
     }
     /// The radius of the smallest sphere about the body-frame origin holding the body.
     fn bounding_radius(&self) -> f64;
+    /// A positive number computed from the shape's parameters, the same bit for bit for equal
+    /// shapes: what a warm state records to recognise the shapes it was written for.
+    fn fingerprint(&self) -> f64;
 }
 
 impl SmoothConvex for Superellipsoid {
@@ -54,6 +57,15 @@ impl SmoothConvex for Superellipsoid {
     #[inline]
     fn bounding_radius(&self) -> f64 {
         Superellipsoid::bounding_radius(self)
+    }
+    #[inline]
+    fn fingerprint(&self) -> f64 {
+        // Weights of no simple ratio: different parameters rarely give the same sum.
+        let r = self.radii();
+        r.x + 0.754_877_666_246_692_7 * r.y
+            + 0.569_840_290_998_053_2 * r.z
+            + 0.430_159_709_001_946_8 * self.eps1()
+            + 0.324_717_957_244_746 * self.eps2()
     }
 }
 
@@ -104,6 +116,10 @@ impl SmoothConvex for Sphere {
 
     #[inline]
     fn bounding_radius(&self) -> f64 {
+        self.radius()
+    }
+    #[inline]
+    fn fingerprint(&self) -> f64 {
         self.radius()
     }
 }

@@ -5,8 +5,10 @@
 
 use super::{median_ns, ns, Options};
 use crate::peers::{parry_pose, parry_support_contact, ParrySuperellipsoid};
-use crate::sampling;
-use crate::superellipsoid_pairs::{generate, sequence, Interval, Series, SuperellipsoidPair};
+use crate::sampling::{self, SceneRng};
+use crate::superellipsoid_pairs::{
+    generate, moving, sequence, Interval, Series, SuperellipsoidPair,
+};
 use crate::table::Table;
 use demcontact::narrow::collide;
 use demcontact::{Contact, Pose, Shape, WarmState};
@@ -72,10 +74,23 @@ impl Workload {
 
     /// The interval-3 DEM-like sequences of the benchmarks, one warm-start run each.
     pub fn dem_like() -> Self {
-        let mut rng = sampling::rng(23);
-        let pairs: Vec<SuperellipsoidPair> = (0..SEQUENCES)
-            .flat_map(|_| sequence(Interval::Three, STEPS, TURN, &mut rng))
-            .collect();
+        Self::runs(23, |rng| sequence(Interval::Three, STEPS, TURN, rng))
+    }
+
+    /// The interval-3 near pairs apart moving like the DEM-like sequences (gaps 0.005 to 0.095),
+    /// one warm-start run each.
+    pub fn near_apart() -> Self {
+        Self::runs(24, |rng| {
+            moving(Interval::Three, STEPS, TURN, rng, |phase| {
+                0.05 * (1.0 + 0.9 * phase.sin())
+            })
+        })
+    }
+
+    /// [`SEQUENCES`] runs of [`STEPS`] pairs from `run`, drawn from `seed`.
+    fn runs(seed: u64, run: impl Fn(&mut SceneRng) -> Vec<SuperellipsoidPair>) -> Self {
+        let mut rng = sampling::rng(seed);
+        let pairs: Vec<SuperellipsoidPair> = (0..SEQUENCES).flat_map(|_| run(&mut rng)).collect();
         Self::new(&pairs, STEPS)
     }
 
@@ -189,10 +204,11 @@ impl Accuracy {
 /// Runs the superellipsoid benchmarks; returns the table.
 pub fn bench(options: &Options) -> Table {
     let samples = options.samples();
-    let (series1, series2, dem) = (
+    let (series1, series2, dem, near) = (
         Workload::series1(),
         Workload::series2(),
         Workload::dem_like(),
+        Workload::near_apart(),
     );
 
     let mut t = Table::new(
@@ -257,6 +273,16 @@ pub fn bench(options: &Options) -> Table {
     row(
         &format!("DEM-like: {SEQUENCES} contacts x {STEPS} steps, warm (parry: GJK from the last normal)"),
         &dem,
+        true,
+    );
+    row(
+        &format!("near pairs apart, moving: {SEQUENCES} pairs x {STEPS} steps, cold"),
+        &near,
+        false,
+    );
+    row(
+        &format!("near pairs apart, moving: {SEQUENCES} pairs x {STEPS} steps, warm (ours: motion certificate; parry: GJK from the last normal)"),
+        &near,
         true,
     );
     for (name, w) in [("series 1", &series1), ("series 2", &series2)] {

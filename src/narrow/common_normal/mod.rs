@@ -20,6 +20,11 @@
 //! certified lower bound (within `2e-7` of the bodies' extents of the support gap along its
 //! direction), like any exclusion's.
 //!
+//! A pair found apart keeps its separating plane in its warm state (`motion_certificate`): while
+//! the bodies have moved, relative to each other, less than the plane's gap allows, the next
+//! query answers from the warm state alone, with no support evaluation (a certified lower bound
+//! of the gap, as any exclusion's).
+//!
 //! A converged penetrating answer is accepted when each contact point lies inside the other body
 //! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
 //! certifies the overlap, since `p1` is a point of A inside B. Otherwise, or after
@@ -27,6 +32,7 @@
 //! fixed lattice of directions (`restart`).
 
 mod chart;
+mod motion_certificate;
 mod objective;
 mod restart;
 mod warm_angles;
@@ -42,7 +48,7 @@ use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::shapes::{coarse_support, SmoothConvex, LOG_DOMAIN_MARGIN};
+use crate::shapes::{coarse_support, Shape, SmoothConvex, LOG_DOMAIN_MARGIN};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Vector2, Vector3};
 
@@ -859,5 +865,38 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     warm.data.copy_within(0..4, 4);
     warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
     warm.data[3] = if solution.contact.touching { 1.0 } else { 0.0 };
+    if !solution.contact.touching {
+        motion_certificate::record(&mut warm.data, a, b, relative, &solution.contact);
+    }
     Ok(solution)
+}
+
+/// The world-frame contact of smooth shapes `a` at `pose_a` and `b` at `pose_b` when the motion
+/// certificate of the pair's warm state (written by this kernel at a query that found the pair
+/// apart) still proves them apart (`motion_certificate`); `None` otherwise, and for shapes this
+/// kernel does not take. `warm` is not changed.
+#[inline]
+pub fn certified_world(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    warm: &WarmState,
+) -> Option<Contact> {
+    if warm.kernel != KERNEL {
+        return None;
+    }
+    let data = &warm.data;
+    match (a, b) {
+        (Shape::Superellipsoid(x), Shape::Superellipsoid(y)) => {
+            motion_certificate::certified_apart(x, pose_a, y, pose_b, data)
+        }
+        (Shape::Sphere(x), Shape::Superellipsoid(y)) => {
+            motion_certificate::certified_apart(x, pose_a, y, pose_b, data)
+        }
+        (Shape::Superellipsoid(x), Shape::Sphere(y)) => {
+            motion_certificate::certified_apart(x, pose_a, y, pose_b, data)
+        }
+        _ => None,
+    }
 }

@@ -292,3 +292,96 @@ fn deep_overlaps_of_box_like_bodies_reach_the_minimum_translation_distance() {
         );
     }
 }
+
+/// The exact support gap along the world direction `n` of A at `pa` and B at `pb`: how far B's
+/// lowest point along `n` lies beyond A's highest.
+fn support_gap_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    let top_a = pa.transform_point(&a.support_point(&pa.inverse_transform_vector(n)));
+    let low_b = pb.transform_point(&b.support_point(&pb.inverse_transform_vector(&-n)));
+    n.dot(&(low_b - top_a))
+}
+
+#[test]
+fn the_motion_certificate_bounds_the_gap_of_its_plane_and_lets_go_in_time() {
+    let a = shape([1.0, 1.4, 0.8], [0.6, 1.3]);
+    let b = shape([0.9, 0.7, 1.5], [1.2, 0.5]);
+    let (mut certified, mut refused) = (0, 0);
+    for k in 0..40 {
+        let s = k as f64;
+        let pa = pose([0.1 * s, -0.2, 0.3], [0.3 + 0.1 * s, -0.2, 0.7]);
+        let dir = Vector3::new((0.7 * s).sin(), (1.3 * s).cos(), 0.4).normalize();
+        let rb = pose([0.0; 3], [0.5, -0.3 * s, 0.2]).rotation;
+        // B placed along `dir` a gap of 1e-3 .. 0.1 beyond A (the paper's construction).
+        let (Shape::Superellipsoid(sa), Shape::Superellipsoid(sb)) = (&a, &b) else {
+            unreachable!()
+        };
+        let u = pa.transform_vector(&dir);
+        let p1 = pa.transform_point(&sa.support_point(&dir));
+        let p2 = p1 + u * (1e-3 + 2.5e-3 * s);
+        let pb = Pose::new(p2 - rb * sb.support_point(&(rb.inverse() * -u)), rb);
+        let mut warm = WarmState::cold();
+        let c = collide(&a, &pa, &b, &pb, Some(&mut warm)).unwrap();
+        assert!(!c.touching, "pair {k}");
+        // Both bodies moved on in steps of up to 1e-3 (and 1e-3 rad): certified while the gap
+        // allows, always a lower bound of the gap along the certificate's own plane.
+        for step in 1..200 {
+            let t = step as f64 * 1e-3;
+            let drift = pose([t, -0.5 * t, 0.3 * t], [0.4 * t, t, -0.2 * t]);
+            let (qa, qb) = (
+                drift.compose(&pa),
+                pose([0.0; 3], [0.0, 0.0, t]).compose(&pb),
+            );
+            let qb = Pose::new(qb.position - u * (0.2 * t), qb.rotation);
+            match certified_world(&a, &qa, &b, &qb, &warm) {
+                Some(cert) => {
+                    certified += 1;
+                    let exact = support_gap_along(&a, &qa, &b, &qb, &cert.normal);
+                    assert!(
+                        cert.separation > 0.0 && cert.separation <= exact + 1e-12,
+                        "pair {k} step {step}: {} > {exact}",
+                        cert.separation
+                    );
+                    assert!(!cert.touching && cert.warm_started && cert.iterations == 0);
+                    // The same answer through the query, which leaves the state as it was.
+                    let before = warm.data;
+                    let q = collide(&a, &qa, &b, &qb, Some(&mut warm)).unwrap();
+                    assert_eq!(q, cert);
+                    assert_eq!(warm.data, before);
+                }
+                None => {
+                    refused += 1;
+                    // A full query, which records a new plane when the pair is still apart.
+                    let cold = collide(&a, &qa, &b, &qb, None).unwrap();
+                    let q = collide(&a, &qa, &b, &qb, Some(&mut warm)).unwrap();
+                    assert_eq!(q.touching, cold.touching, "pair {k} step {step}");
+                    if q.touching {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(certified > 2000 && refused > 40, "{certified} {refused}");
+}
+
+#[test]
+fn the_motion_certificate_is_only_for_its_own_shapes_and_an_apart_pair() {
+    let a = shape([1.0, 1.4, 0.8], [0.6, 1.3]);
+    let b = shape([0.9, 0.7, 1.5], [1.2, 0.5]);
+    let other = shape([0.9, 0.7, 1.5], [1.2, 0.6]);
+    let pa = pose([0.0; 3], [0.0; 3]);
+    let pb = pose([0.0, 0.0, 2.5], [0.0; 3]);
+    let mut warm = WarmState::cold();
+    assert!(!collide(&a, &pa, &b, &pb, Some(&mut warm)).unwrap().touching);
+    assert!(certified_world(&a, &pa, &b, &pb, &warm).is_some());
+    assert!(certified_world(&a, &pa, &other, &pb, &warm).is_none());
+    assert!(certified_world(&b, &pa, &a, &pb, &warm).is_none());
+    // Touching now: the full query runs, and its state holds no certificate.
+    let close = pose([0.0, 0.0, 2.0], [0.0; 3]);
+    assert!(
+        collide(&a, &pa, &b, &close, Some(&mut warm))
+            .unwrap()
+            .touching
+    );
+    assert!(certified_world(&a, &pa, &b, &pb, &warm).is_none());
+}

@@ -169,18 +169,15 @@ pub fn certified_apart(
         return None;
     }
     let cover = stored_cover(data, a, b)?;
-    // The turn since the reference: the vector part of (q_a^-1 q_b) q_ref^-1.
-    let q = (pose_a.rotation.inverse() * pose_b.rotation).into_inner();
-    let (w_ref, v_ref) = (
-        data[ROTATION],
-        Vector3::new(
-            -data[ROTATION + 1],
-            -data[ROTATION + 2],
-            -data[ROTATION + 3],
-        ),
+    let turn = pose_a.turn_since(
+        pose_b,
+        [
+            data[ROTATION],
+            data[ROTATION + 1],
+            data[ROTATION + 2],
+            data[ROTATION + 3],
+        ],
     );
-    let v = q.imag();
-    let turn = 2.0 * (v_ref * q.w + v * w_ref + v.cross(&v_ref)).norm();
     let d = pose_b.position - pose_a.position;
     let size = 1.0 + d.abs().sum() + a.bounding_radius() + b.bounding_radius();
     // The plane's world normal, the tracked distance and witness, the projection c, the radius.
