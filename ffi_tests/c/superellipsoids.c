@@ -64,6 +64,29 @@ int main(void) {
   CHECK_NEAR(c.separation, 0.1, 1e-12);
   CHECK(c.flags & DEMCONTACT_CONTACT_FLAG_WARM_STARTED);
 
+  /* Moved on by 0.05, then also turned by 0.01 rad about x: the plane kept in the warm state
+     still separates them (its motion certificate), by the exact 0.15 for the pure translation and
+     by at least 0.15 - 0.01 * 2 (B's bounding radius) after the turn; back at 3.9 the certificate
+     lets go and the full query finds the overlap again. */
+  b.position[2] = 4.15;
+  CHECK_STATUS(demcontact_collide(ell, &a, ell, &b, &warm, &c), DEMCONTACT_STATUS_OK);
+  CHECK(c.touching == 0 && c.iterations == 0);
+  CHECK_NEAR(c.separation, 0.15, 1e-12);
+  b.orientation[0] = cos(0.005);
+  b.orientation[1] = sin(0.005);
+  CHECK_STATUS(demcontact_collide(ell, &a, ell, &b, &warm, &c), DEMCONTACT_STATUS_OK);
+  CHECK(c.touching == 0 && c.iterations == 0);
+  CHECK(c.separation >= 0.15 - 0.0201 && c.separation < 0.15);
+  b.orientation[0] = 1.0;
+  b.orientation[1] = 0.0;
+  b.position[2] = 3.9;
+  CHECK_STATUS(demcontact_collide(ell, &a, ell, &b, &warm, &c), DEMCONTACT_STATUS_OK);
+  CHECK(c.touching == 1);
+  CHECK_NEAR(c.penetration, 0.1, 1e-12);
+  b.position[2] = 4.1;
+  CHECK_STATUS(demcontact_collide(ell, &a, ell, &b, &warm, &c), DEMCONTACT_STATUS_OK);
+  CHECK_NEAR(c.separation, 0.1, 1e-12);
+
   /* Ellipsoid (x semi-axis 1) and unit sphere with centres 2.6 apart along x: a gap of 0.6. The
      separation of a pair excluded by the cheap separating-plane test is a certified lower bound,
      within 2e-7 of the bodies' extents (here 2) of the gap. */

@@ -47,10 +47,11 @@ const WITNESS_A: usize = 9;
 /// Warm-state slots: B's witness point (B's frame).
 const WITNESS_B: usize = 12;
 
-/// Slack on the turn (rad): the reference quaternion's `w = sqrt(1 - x^2 - y^2 - z^2)` is off by
-/// at most `sqrt(7e-16) < 3e-8` (a unit quaternion to within a few ulps), which moves the turn by
-/// at most twice that.
-const TURN_SLACK: f64 = 1e-7;
+/// How far from 1 the squared norm of the recorded relative quaternion may be: each pose's is
+/// within `8 eps` of 1 (`Pose::from_wxyz`), and their product adds a few roundings. So the `w`
+/// recomputed as `sqrt(1 - x^2 - y^2 - z^2)` is off by at most `W_SQUARED_SLACK / w` and by at
+/// most `sqrt(W_SQUARED_SLACK)`, and the turn by at most twice that.
+const W_SQUARED_SLACK: f64 = 1e-14;
 /// Relative slack on the motion bound, and absolute slack per unit of the placement's size, for
 /// the round-off of the bound and of the projections.
 const RELATIVE_SLACK: f64 = 1e-12;
@@ -110,7 +111,8 @@ pub fn certified_apart<A: SmoothConvex, B: SmoothConvex>(
     let w = (1.0 - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]))
         .max(0.0)
         .sqrt();
-    let turn = pose_a.turn_since(pose_b, [w, v[0], v[1], v[2]]) + TURN_SLACK;
+    let w_error = (W_SQUARED_SLACK / w).min(W_SQUARED_SLACK.sqrt());
+    let turn = pose_a.turn_since(pose_b, [w, v[0], v[1], v[2]]) + 2.0 * w_error;
     let normal = pose_a.rotation * Vector3::new(data[0], data[1], data[2]);
     let d = pose_b.position - pose_a.position;
     let size = 1.0 + d.abs().sum() + a.bounding_radius() + b.bounding_radius();
