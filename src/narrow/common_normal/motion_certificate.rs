@@ -124,17 +124,8 @@ pub fn certified_apart<A: SmoothConvex, B: SmoothConvex>(
     let witness = |k: usize| Vector3::new(data[k], data[k + 1], data[k + 2]);
     let point_a = pose_a.transform_point(&witness(WITNESS_A));
     let point_b = pose_b.transform_point(&witness(WITNESS_B));
-    Some(Contact {
-        point_a,
-        point_b,
-        point: (point_a + point_b) * 0.5,
-        normal,
-        penetration: 0.0,
-        separation: gap,
-        separation_exact: false,
-        touching: false,
-        kind: ContactKind::Smooth,
-        iterations: 0,
-        warm_started: true,
-    })
+    let mut contact =
+        Contact::from_points(point_a, point_b, normal, -gap, false, ContactKind::Smooth);
+    contact.warm_started = true;
+    Some(contact)
 }
