@@ -55,6 +55,15 @@ use nalgebra::{Matrix2, Vector2, Vector3};
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 2;
 
+/// Warm-state slots of this kernel: the last query's contact direction (A's frame).
+const DIRECTION: usize = 0;
+/// Warm-state slot: whether the last query found the pair touching (1) or apart (0).
+const TOUCHED: usize = 3;
+/// Warm-state slots from here on: for a pair that touched at its last query, the direction and
+/// the flag of the query before (for the extrapolation of a warm start); for a pair apart, its
+/// motion certificate (`motion_certificate`).
+const BEFORE: usize = 4;
+
 /// Newton iterations allowed from one start point before a restart (the paper's protocol counts
 /// pairs "not excluded within 50 iterations").
 pub const MAX_ITERATIONS: u32 = 50;
@@ -835,15 +844,18 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
         rotation: *relative.rotation.to_rotation_matrix().matrix(),
         translation: relative.position,
     };
-    let previous = Vector3::new(warm.data[0], warm.data[1], warm.data[2]);
-    let before = Vector3::new(warm.data[4], warm.data[5], warm.data[6]);
+    let previous = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
+    let before = Vector3::from_column_slice(&warm.data[BEFORE..BEFORE + 3]);
     let distance = relative.position.norm();
     let start = if warm_started && previous.norm_squared() > 0.5 {
         let c = previous / previous.norm();
         // Two touching steps in a row: extrapolate the direction's motion linearly, which leaves
         // an error of the order of its change between steps squared instead of the change.
         let turn = c - before;
-        if warm.data[3] > 0.5 && warm.data[7] > 0.5 && turn.norm() < EXTRAPOLATE {
+        if warm.data[TOUCHED] > 0.5
+            && warm.data[BEFORE + TOUCHED] > 0.5
+            && turn.norm() < EXTRAPOLATE
+        {
             (c + turn).normalize()
         } else {
             c
@@ -855,16 +867,16 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     };
     // A pair that touched at the last step most likely still does: the Newton derivatives at the
     // start direction are wanted anyway, so the points alone are not evaluated first.
-    let history = match (warm_started, warm.data[3] > 0.5) {
+    let history = match (warm_started, warm.data[TOUCHED] > 0.5) {
         (false, _) => History::None,
         (true, false) => History::Apart,
         (true, true) => History::Touching,
     };
     let mut solution = bodies.solve(start, history)?;
     solution.contact.warm_started = warm_started;
-    warm.data.copy_within(0..4, 4);
-    warm.data[..3].copy_from_slice(solution.contact.normal.as_slice());
-    warm.data[3] = if solution.contact.touching { 1.0 } else { 0.0 };
+    warm.data.copy_within(DIRECTION..BEFORE, BEFORE);
+    warm.data[DIRECTION..DIRECTION + 3].copy_from_slice(solution.contact.normal.as_slice());
+    warm.data[TOUCHED] = if solution.contact.touching { 1.0 } else { 0.0 };
     if !solution.contact.touching {
         motion_certificate::record(&mut warm.data, a, b, relative, &solution.contact);
     }

@@ -26,26 +26,24 @@
 //! query of shapes with the same fingerprint, so a warm state reused for another pair by mistake
 //! costs a full query, not a wrong answer.
 
+use super::{BEFORE, DIRECTION, TOUCHED};
 use crate::contact::{Contact, ContactKind};
 use crate::pose::Pose;
 use crate::shapes::SmoothConvex;
 use nalgebra::Vector3;
 
-/// Warm-state slot: whether the last query found the pair touching (1) or apart (0), written by
-/// the kernel; the certificate is read only when it is 0.
-const TOUCHING: usize = 3;
 /// Warm-state slot: the two shapes' fingerprint when the reference was recorded (0: no
-/// certificate).
-const FINGERPRINT: usize = 4;
+/// certificate). The certificate is read only when the kernel's `TOUCHED` flag is 0.
+const FINGERPRINT: usize = BEFORE;
 /// Warm-state slot: `g0 - c . t0`, the constant part of the gap bound (module documentation).
-const CONSTANT: usize = 5;
+const CONSTANT: usize = BEFORE + 1;
 /// Warm-state slots: the vector part `x, y, z` of the reference relative rotation's quaternion,
 /// taken with `w >= 0` (so that `w` follows from them).
-const ROTATION: usize = 6;
+const ROTATION: usize = BEFORE + 2;
 /// Warm-state slots: A's witness point (A's frame).
-const WITNESS_A: usize = 9;
+const WITNESS_A: usize = BEFORE + 5;
 /// Warm-state slots: B's witness point (B's frame).
-const WITNESS_B: usize = 12;
+const WITNESS_B: usize = BEFORE + 8;
 
 /// How far from 1 the squared norm of the recorded relative quaternion may be: each pose's is
 /// within `8 eps` of 1 (`Pose::from_wxyz`), and their product adds a few roundings. So the `w`
@@ -104,7 +102,7 @@ pub fn certified_apart<A: SmoothConvex, B: SmoothConvex>(
     data: &[f64],
 ) -> Option<Contact> {
     let recorded = data[FINGERPRINT];
-    if data[TOUCHING] != 0.0 || recorded == 0.0 || recorded != fingerprint(a, b) {
+    if data[TOUCHED] != 0.0 || recorded == 0.0 || recorded != fingerprint(a, b) {
         return None;
     }
     let v = [data[ROTATION], data[ROTATION + 1], data[ROTATION + 2]];
@@ -113,7 +111,7 @@ pub fn certified_apart<A: SmoothConvex, B: SmoothConvex>(
         .sqrt();
     let w_error = (W_SQUARED_SLACK / w).min(W_SQUARED_SLACK.sqrt());
     let turn = pose_a.turn_since(pose_b, [w, v[0], v[1], v[2]]) + 2.0 * w_error;
-    let normal = pose_a.rotation * Vector3::new(data[0], data[1], data[2]);
+    let normal = pose_a.rotation * Vector3::from_column_slice(&data[DIRECTION..DIRECTION + 3]);
     let d = pose_b.position - pose_a.position;
     let size = 1.0 + d.abs().sum() + a.bounding_radius() + b.bounding_radius();
     let bound = turn * b.bounding_radius() * (1.0 + RELATIVE_SLACK);

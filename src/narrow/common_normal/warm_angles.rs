@@ -1,7 +1,7 @@
 //! The paper's form of a contact history: the two contact-direction angles of eq. (6), read out of
 //! a pair's warm state or turned into one.
 
-use super::{Chart, CONCENTRIC, KERNEL};
+use super::{Chart, CONCENTRIC, DIRECTION, KERNEL, TOUCHED};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::warm::WarmState;
@@ -34,7 +34,7 @@ pub fn angles_from_warm(
     size: f64,
 ) -> Result<(f64, f64)> {
     warm.validate()?;
-    let c = Vector3::new(warm.data[0], warm.data[1], warm.data[2]);
+    let c = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
     if warm.kernel != KERNEL || c.norm_squared() < 0.5 {
         return Err(Error::InvalidArgument(
             "the warm state holds no contact direction: it is cold, or was written for a pair \
@@ -63,8 +63,8 @@ pub fn warm_from_angles(
     let local = pose_a.inverse_transform_vector(&c);
     let mut warm = WarmState::cold();
     warm.claim(KERNEL);
-    warm.data[..3].copy_from_slice(local.as_slice());
-    warm.data[3] = 1.0;
+    warm.data[DIRECTION..DIRECTION + 3].copy_from_slice(local.as_slice());
+    warm.data[TOUCHED] = 1.0;
     Ok(warm)
 }
 
