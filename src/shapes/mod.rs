@@ -6,6 +6,7 @@ mod potential_particle;
 mod smooth_convex;
 mod sphere;
 mod superellipsoid;
+mod symmetric_tensor;
 
 pub use polyhedron::{GaussArc, Polyhedron, PolyhedronEdge};
 pub use potential_particle::{
@@ -16,6 +17,7 @@ pub use sphere::Sphere;
 pub use superellipsoid::{
     coarse_support, LogSupport, PointDerivatives, Superellipsoid, LOG_DOMAIN_MARGIN,
 };
+pub use symmetric_tensor::SymmetricTensor3;
 
 use crate::pose::Pose;
 use nalgebra::Vector3;

@@ -2,7 +2,7 @@
 //! contact search of Wellmann, Lillie & Wriggers (2008) needs of a shape.
 
 use super::superellipsoid::{LogSupport, PointDerivatives};
-use super::{Sphere, Superellipsoid};
+use super::{Sphere, Superellipsoid, SymmetricTensor3};
 use nalgebra::{Matrix3, Vector3};
 
 /// A smooth, strictly convex body with an explicit relation between outward normals and surface
@@ -89,18 +89,16 @@ impl SmoothConvex for Sphere {
             return PointDerivatives {
                 point: Vector3::zeros(),
                 jacobian: Matrix3::zeros(),
-                hessians: [Matrix3::zeros(); 3],
+                hessians: SymmetricTensor3::zeros(),
             };
         }
         let u = n / len;
         let jacobian = (Matrix3::identity() - u * u.transpose()) * (r / len);
         let s = r / (len * len);
         let delta = |a: usize, b: usize| if a == b { 1.0 } else { 0.0 };
-        let hessians = [0, 1, 2].map(|k| {
-            Matrix3::from_fn(|i, j| {
-                s * (3.0 * u[i] * u[j] * u[k]
-                    - (delta(k, i) * u[j] + delta(k, j) * u[i] + delta(i, j) * u[k]))
-            })
+        let hessians = SymmetricTensor3::from_fn(|k, i, j| {
+            s * (3.0 * u[i] * u[j] * u[k]
+                - (delta(k, i) * u[j] + delta(k, j) * u[i] + delta(i, j) * u[k]))
         });
         PointDerivatives {
             point: u * r,
@@ -143,8 +141,9 @@ mod tests {
             );
             assert!((a.point - b.point).norm() < 1e-14);
             assert!((a.jacobian - b.jacobian).norm() < 1e-13);
+            let (ha, hb) = (a.hessians.matrices(), b.hessians.matrices());
             for k in 0..3 {
-                assert!((a.hessians[k] - b.hessians[k]).norm() < 1e-12, "k = {k}");
+                assert!((ha[k] - hb[k]).norm() < 1e-12, "k = {k}");
             }
             let x = a.point * 0.5;
             assert!((SmoothConvex::gauge(&s, &x) - SmoothConvex::gauge(&e, &x)).abs() < 1e-15);

@@ -111,9 +111,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let m3 = da.jacobian * chart.e3 + jb_world(&chart.e3);
         // K restricted to the tangent plane.
         let db_local = rt * d;
-        let kb =
-            db.hessians[0] * db_local.x + db.hessians[1] * db_local.y + db.hessians[2] * db_local.z;
-        let ka = da.hessians[0] * d.x + da.hessians[1] * d.y + da.hessians[2] * d.z;
+        let kb = db.hessians.contract(&db_local);
+        let ka = da.hessians.contract(&d);
         let (b2, b3) = (rt * chart.e2, rt * chart.e3);
         let k = |u: &Vector3<f64>, bu: &Vector3<f64>, v: &Vector3<f64>, bv: &Vector3<f64>| {
             bu.dot(&(kb * bv)) - u.dot(&(ka * v))

@@ -2,6 +2,7 @@
 //! contact search need (Wellmann, Lillie & Wriggers 2008, eqs. (10)-(11)).
 
 use super::*;
+use crate::shapes::SymmetricTensor3;
 
 /// The surface point with a given outward normal and its first and second derivatives with
 /// respect to that normal, from [`Superellipsoid::point_with_normal_derivatives`] (body frame).
@@ -16,10 +17,9 @@ pub struct PointDerivatives {
     pub point: Vector3<f64>,
     /// `J[k][i] = d x_k / d n_i`. Symmetric and positive semi-definite, with `J n = 0`.
     pub jacobian: Matrix3<f64>,
-    /// `hessians[k][i][j] = d^2 x_k / (d n_i d n_j)`: symmetric in `(i, j)`, and in fact in all
-    /// three indices (`x` is the gradient of the support function), with
-    /// `sum_j hessians[k][i][j] n_j = -J[k][i]`.
-    pub hessians: [Matrix3<f64>; 3],
+    /// `hessians.get(k, i, j) = d^2 x_k / (d n_i d n_j)`: symmetric in all three indices (`x` is
+    /// the gradient of the support function), with `sum_j hessians.get(k, i, j) n_j = -J[k][i]`.
+    pub hessians: SymmetricTensor3,
 }
 
 /// The relative size below which a component `r_i n_i` of the direction is replaced by
@@ -105,7 +105,7 @@ impl Superellipsoid {
             return PointDerivatives {
                 point,
                 jacobian: Matrix3::from_element(f64::NAN),
-                hessians: [Matrix3::from_element(f64::NAN); 3],
+                hessians: SymmetricTensor3::from_element(f64::NAN),
             };
         }
         let scale = m.amax();
@@ -113,7 +113,7 @@ impl Superellipsoid {
             return PointDerivatives {
                 point,
                 jacobian: Matrix3::zeros(),
-                hessians: [Matrix3::zeros(); 3],
+                hessians: SymmetricTensor3::zeros(),
             };
         }
         let inv_scale = 1.0 / scale;
@@ -138,10 +138,8 @@ impl Superellipsoid {
         // J = R hess R / scale and H_k = r_k R third_k R / scale^2.
         let rs = Vector3::new(self.r[0], self.r[1], self.r[2]) * inv_scale;
         let jacobian = Matrix3::from_fn(|k, i| self.r[k] * rs[i] * hess[(k, i)]);
-        let hessians = [0, 1, 2].map(|k| {
-            let rk = self.r[k] * inv_scale;
-            Matrix3::from_fn(|i, j| rk * self.r[i] * rs[j] * third[k][(i, j)])
-        });
+        let radii = Vector3::new(self.r[0], self.r[1], self.r[2]);
+        let hessians = third.scaled_per_axis(&radii, inv_scale * inv_scale);
         PointDerivatives {
             point,
             jacobian,
@@ -149,7 +147,7 @@ impl Superellipsoid {
         }
     }
 
-    /// The Hessian `grad^2 nu` and the third derivatives `T[k][(i, j)] = d^3 nu / dm_k dm_i dm_j`
+    /// The Hessian `grad^2 nu` and the third derivatives `T(k, i, j) = d^3 nu / dm_k dm_i dm_j`
     /// of the nested dual norm at `m` (every component non-zero), given the powers of the two
     /// nested superellipse steps `[A1, A2, B, C, mu, nu]` with `A_i = (|m_i|/mu)^beta1`,
     /// `B = (mu/nu)^beta2`, `C = (|m3|/nu)^beta2`. See
@@ -158,7 +156,7 @@ impl Superellipsoid {
         &self,
         m: &Vector3<f64>,
         powers: [f64; 6],
-    ) -> (Matrix3<f64>, [Matrix3<f64>; 3]) {
+    ) -> (Matrix3<f64>, SymmetricTensor3) {
         let [a1, a2, b, c, mu, nu] = powers;
         let (beta1, beta2) = (self.beta1, self.beta2);
         // Inner 2D norm mu(m1, m2): gradient, q_i = A_i / |m_i|, rank-one Hessian kappa1 w w^T.
@@ -183,20 +181,6 @@ impl Superellipsoid {
         let n_333 = kappa2 * lk_3 * mu * mu;
         // D = N2_mumu - N2_mu / mu, without the cancellation at beta2 = 1 near the x3 axis.
         let d = (b * inv_mu) * ((beta2 - 1.0) - beta2 * b * (mu * inv_nu));
-        let mut hess = Matrix3::zeros();
-        let mut third = [Matrix3::zeros(); 3];
-        let mut set = |i: usize, j: usize, l: usize, v: f64| {
-            for (x, y, z) in [
-                (i, j, l),
-                (i, l, j),
-                (j, i, l),
-                (j, l, i),
-                (l, i, j),
-                (l, j, i),
-            ] {
-                third[x][(y, z)] = v;
-            }
-        };
         // phi = mu^2 / 2 is homogeneous of degree 2; with the Euler shares t_i = A_i |m_i|
         // (t_1 + t_2 = mu) its third derivatives are products carrying the exact factor
         // (beta1 - 1) (0 for a circular cross-section):
@@ -204,42 +188,37 @@ impl Superellipsoid {
         // phi_iio = (beta1 - 1) beta1 sgn(m_o) A_i A_o (t_i - t_o) / (mu |m_i|), o the other index.
         let t = [a1 * m.x.abs(), a2 * m.y.abs()];
         let c1 = (beta1 - 1.0) * beta1 * inv_mu;
-        let phi3 = |i: usize, j: usize, l: usize| {
-            let ones = [i, j, l].iter().filter(|&&x| x == 1).count();
-            match ones {
-                0 | 3 => {
-                    let (i, o) = if ones == 0 { (0, 1) } else { (1, 0) };
-                    c1 * dmu[i] * t[o] * (t[o] - t[i]) / (m[i] * m[i])
-                }
-                _ => {
-                    // Two indices equal to i, one to o.
-                    let (i, o) = if ones == 1 { (0, 1) } else { (1, 0) };
-                    c1 * dmu[o] * q[i] * (t[i] - t[o])
-                }
-            }
+        let phi_000 = c1 * dmu[0] * t[1] * (t[1] - t[0]) / (m.x * m.x);
+        let phi_111 = c1 * dmu[1] * t[0] * (t[0] - t[1]) / (m.y * m.y);
+        let phi_001 = c1 * dmu[1] * q[0] * (t[0] - t[1]);
+        let phi_011 = c1 * dmu[0] * q[1] * (t[1] - t[0]);
+        let b_mu = b * inv_mu;
+        // nu_ijl over the horizontal indices, Faa di Bruno (the formulas above).
+        let horizontal = |i: usize, j: usize, l: usize, phi: f64| {
+            let s3 = hmu(i, l) * dmu[j] + hmu(j, l) * dmu[i] + hmu(i, j) * dmu[l];
+            n_mmm * dmu[i] * dmu[j] * dmu[l] + d * s3 + b_mu * phi
         };
-        for i in 0..2 {
-            for j in i..2 {
-                for l in j..2 {
-                    let s3 = hmu(i, l) * dmu[j] + hmu(j, l) * dmu[i] + hmu(i, j) * dmu[l];
-                    set(
-                        i,
-                        j,
-                        l,
-                        n_mmm * dmu[i] * dmu[j] * dmu[l] + d * s3 + b * inv_mu * phi3(i, j, l),
-                    );
-                }
-                set(i, j, 2, n_mm3 * dmu[i] * dmu[j] + n_m3 * hmu(i, j));
-                let h = n_mm * dmu[i] * dmu[j] + b * hmu(i, j);
-                hess[(i, j)] = h;
-                hess[(j, i)] = h;
-            }
-            set(i, 2, 2, n_m33 * dmu[i]);
-            hess[(i, 2)] = n_m3 * dmu[i];
-            hess[(2, i)] = n_m3 * dmu[i];
-        }
-        set(2, 2, 2, n_333);
-        hess[(2, 2)] = n_33;
+        let third = SymmetricTensor3::from_fn(|i, j, l| match (i, j, l) {
+            (0, 0, 0) => horizontal(0, 0, 0, phi_000),
+            (0, 0, 1) => horizontal(0, 0, 1, phi_001),
+            (0, 1, 1) => horizontal(0, 1, 1, phi_011),
+            (1, 1, 1) => horizontal(1, 1, 1, phi_111),
+            (_, _, 2) if j < 2 => n_mm3 * dmu[i] * dmu[j] + n_m3 * hmu(i, j),
+            (_, 2, 2) if i < 2 => n_m33 * dmu[i],
+            _ => n_333,
+        });
+        let h01 = n_mm * dmu[0] * dmu[1] + b * hmu(0, 1);
+        let hess = Matrix3::new(
+            n_mm * dmu[0] * dmu[0] + b * hmu(0, 0),
+            h01,
+            n_m3 * dmu[0],
+            h01,
+            n_mm * dmu[1] * dmu[1] + b * hmu(1, 1),
+            n_m3 * dmu[1],
+            n_m3 * dmu[0],
+            n_m3 * dmu[1],
+            n_33,
+        );
         (hess, third)
     }
 }
@@ -320,9 +299,14 @@ mod tests {
                 let (fd_j, fd_h) = fd_derivatives(&s, &n, h1 * len, h2 * len);
                 let unit = d.point.amax() / len;
                 let ej = (d.jacobian - fd_j).amax() / (d.jacobian.amax() + 1e-3 * unit);
-                let scale_h = d.hessians.iter().map(|h| h.amax()).fold(0.0, f64::max);
+                let scale_h = d
+                    .hessians
+                    .matrices()
+                    .iter()
+                    .map(|h| h.amax())
+                    .fold(0.0, f64::max);
                 let eh = (0..3)
-                    .map(|k| (d.hessians[k] - fd_h[k]).amax())
+                    .map(|k| (d.hessians.matrices()[k] - fd_h[k]).amax())
                     .fold(0.0, f64::max)
                     / (scale_h + 1e-2 * unit / len);
                 assert!(ej < 1e-6, "{s:?} n = {n:?}: J rel err {ej:e}");
@@ -345,7 +329,12 @@ mod tests {
                 let n = off_plane_direction(&mut rng);
                 let d = s.point_with_normal_derivatives(&n);
                 let h = 1e-6 * n.norm();
-                let scale_h = d.hessians.iter().map(|m| m.amax()).fold(0.0, f64::max);
+                let scale_h = d
+                    .hessians
+                    .matrices()
+                    .iter()
+                    .map(|m| m.amax())
+                    .fold(0.0, f64::max);
                 for j in 0..3 {
                     let e = Vector3::ith(j, h);
                     let dj = (s.point_with_normal_derivatives(&(n + e)).jacobian
@@ -353,7 +342,9 @@ mod tests {
                         / (2.0 * h);
                     for k in 0..3 {
                         for i in 0..3 {
-                            worst = worst.max((d.hessians[k][(i, j)] - dj[(k, i)]).abs() / scale_h);
+                            worst = worst.max(
+                                (d.hessians.matrices()[k][(i, j)] - dj[(k, i)]).abs() / scale_h,
+                            );
                         }
                     }
                 }
@@ -375,7 +366,7 @@ mod tests {
             for _ in 0..10 {
                 let n = off_plane_direction(&mut rng);
                 let d = s.point_with_normal_derivatives(&n);
-                let (j, hs) = (d.jacobian, d.hessians);
+                let (j, hs) = (d.jacobian, d.hessians.matrices());
                 let jn = (j * n).amax() / (j.amax() * n.amax());
                 assert!(jn < 1e-12, "{s:?} {n:?}: |J n| rel {jn:e}");
                 worst_jn = worst_jn.max(jn);
@@ -441,7 +432,7 @@ mod tests {
                             - dl(i, jj) * u[k])
                         / (len * len)
                 });
-                worst = worst.max((d.hessians[k] - hk).amax() * len * len / radius);
+                worst = worst.max((d.hessians.matrices()[k] - hk).amax() * len * len / radius);
             }
         }
         assert!(worst < 1e-14, "sphere derivatives off by {worst:e}");
@@ -470,10 +461,11 @@ mod tests {
                 for n in &normals {
                     let d = s.point_with_normal_derivatives(n);
                     assert_eq!(d.point, s.point_with_normal(n));
+                    let hessians = d.hessians.matrices();
                     let all = d
                         .jacobian
                         .iter()
-                        .chain(d.hessians.iter().flat_map(|h| h.iter()));
+                        .chain(hessians.iter().flat_map(|h| h.iter()));
                     for v in all {
                         assert!(v.is_finite() && v.abs() < 1e110, "{s:?} {n:?}: {d:?}");
                     }
@@ -495,8 +487,13 @@ mod tests {
             let (fd_j, fd_h) = fd_derivatives(&s, &n, 1e-5, 5e-5);
             let ej = (d.jacobian - fd_j).amax() / d.jacobian.amax();
             assert!(ej < 1e-6, "{eps1} {eps2} {n:?}: {ej:e}");
-            let scale_h = d.hessians.iter().map(|h| h.amax()).fold(0.0, f64::max);
-            for (hk, fk) in d.hessians.iter().zip(&fd_h) {
+            let scale_h = d
+                .hessians
+                .matrices()
+                .iter()
+                .map(|h| h.amax())
+                .fold(0.0, f64::max);
+            for (hk, fk) in d.hessians.matrices().iter().zip(&fd_h) {
                 let eh = (hk - fk).amax() / scale_h;
                 assert!(eh < 1e-4, "{eps1} {eps2} {n:?}: {eh:e}");
             }
@@ -505,7 +502,7 @@ mod tests {
         // A zero n has no direction: zeros; a NaN n gives NaN derivatives, not a panic.
         let z = s.point_with_normal_derivatives(&Vector3::zeros());
         assert_eq!(z.jacobian, Matrix3::zeros());
-        assert_eq!(z.hessians, [Matrix3::zeros(); 3]);
+        assert_eq!(z.hessians.matrices(), [Matrix3::zeros(); 3]);
         let bad = s.point_with_normal_derivatives(&Vector3::new(f64::NAN, 1.0, 0.0));
         assert!(bad.jacobian.iter().all(|v| v.is_nan()));
     }
