@@ -301,7 +301,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 && predicted * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE;
             if len <= STEP_TOLERANCE || quadratic {
                 let end = if len > 0.0 {
-                    self.points(der.chart.direction(step.x, step.y))
+                    let c = der.chart.direction(step.x, step.y);
+                    self.points_near(&der, c).unwrap_or_else(|| self.points(c))
                 } else {
                     der.points
                 };

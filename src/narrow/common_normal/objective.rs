@@ -2,7 +2,7 @@
 //! (Wellmann, Lillie & Wriggers 2008, eqs. (7)-(11)).
 
 use super::chart::Chart;
-use crate::shapes::SmoothConvex;
+use crate::shapes::{PointDerivatives, SmoothConvex};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Two bodies in body A's frame: A at the origin, B at `translation` turned by `rotation` (eq. (7)
@@ -67,6 +67,29 @@ pub struct Derivatives {
     /// on the tangent plane (`M = J_A + R J_B R^T`), positive semi-definite. The support gap
     /// `g = c . d` has gradient `(e2 . d, e3 . d)` and Hessian `-(M_t + g I)` in the chart.
     pub tangent_curvature: Matrix2<f64>,
+    /// A's point-with-normal map and its derivatives at `c` (A's frame).
+    pub jet_a: PointDerivatives,
+    /// B's point-with-normal map and its derivatives at `-R^T c` (B's frame).
+    pub jet_b: PointDerivatives,
+}
+
+/// How far the second-order Taylor expansion of a point-with-normal map is trusted
+/// ([`Bodies::points_near`]): while its second-order term `s` and first-order term `f` satisfy
+/// `|s|^2 <= TAYLOR_TRUST |f| rho` (`rho` the body's bounding radius), the omitted third-order
+/// term, about `|s|^2 / |f|` where the series falls off geometrically, is below `1e-17 rho`:
+/// beneath the rounding of an exact evaluation.
+const TAYLOR_TRUST: f64 = 1e-17;
+
+/// The change `x(n + delta) - x(n)` of a point-with-normal map from `jet` at `n`: the
+/// second-order Taylor terms `J delta + H[delta, delta] / 2`, or `None` when they do not fall off
+/// fast enough to trust the expansion to rounding ([`TAYLOR_TRUST`]; `rho` the body's bounding
+/// radius).
+#[inline]
+fn taylor_change(jet: &PointDerivatives, delta: &Vector3<f64>, rho: f64) -> Option<Vector3<f64>> {
+    let first = jet.jacobian * delta;
+    let second = jet.hessians.contract(delta) * delta * 0.5;
+    let (f, s) = (first.norm_squared(), second.norm_squared());
+    (s * s <= TAYLOR_TRUST * TAYLOR_TRUST * rho * rho * f).then(|| first + second)
 }
 
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
@@ -139,7 +162,31 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             hessian: gauss_newton + curvature,
             gauss_newton,
             tangent_curvature: Matrix2::new(chart.e2.dot(&m2), m23, m23, chart.e3.dot(&m3)),
+            jet_a: da,
+            jet_b: db,
         }
+    }
+
+    /// The points for the unit direction `c` near the pole of `der` (a converged Newton step
+    /// away) from the second-order Taylor expansions of both point-with-normal maps about it
+    /// (`der`'s derivatives: no powers evaluated); `None` where an expansion is not trusted to
+    /// rounding (`taylor_change`), for [`Self::points`] to evaluate exactly.
+    #[inline]
+    pub fn points_near(&self, der: &Derivatives, c: Vector3<f64>) -> Option<Points> {
+        let delta = c - der.points.c;
+        let change_a = taylor_change(&der.jet_a, &delta, self.a.bounding_radius())?;
+        let delta_b = -(self.rotation.transpose() * delta);
+        let change_b =
+            self.rotation * taylor_change(&der.jet_b, &delta_b, self.b.bounding_radius())?;
+        // The small changes are added to `d` itself, not to the points (of the bodies' size)
+        // before a difference: the depth keeps the rounding of the pole's `d`.
+        let p1 = der.points.p1 + change_a;
+        Some(Points {
+            c,
+            p1,
+            p2: der.points.p2 + change_b,
+            d: der.points.d + (change_b - change_a),
+        })
     }
 }
 
@@ -208,6 +255,43 @@ mod tests {
                         der.hessian[(i, j)]
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn taylor_points_near_the_pole_match_the_exact_ones_and_let_go_far_from_it() {
+        let a = Superellipsoid::new(1.2, 0.7, 2.1, 0.6, 1.4).unwrap();
+        let b = Superellipsoid::new(0.8, 1.9, 1.1, 1.3, 0.4).unwrap();
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
+                .to_rotation_matrix()
+                .matrix(),
+            translation: Vector3::new(1.5, 0.9, -1.2),
+        };
+        let c = Vector3::new(0.6, 0.5, -0.3).normalize();
+        let der = bodies.derivatives(c);
+        // (Whether the expansion is trusted at a step depends on the shapes' derivatives there;
+        // at 1e-8 rad it is for these, at 1e-2 rad it is not.)
+        for (step, trusted) in [
+            (1e-8, Some(true)),
+            (1e-7, None),
+            (1e-6, None),
+            (1e-2, Some(false)),
+        ] {
+            let ahead = der.chart.direction(step, -0.7 * step);
+            let exact = bodies.points(ahead);
+            match bodies.points_near(&der, ahead) {
+                Some(near) => {
+                    assert_ne!(trusted, Some(false), "step {step}: trusted");
+                    for (x, y) in [(near.p1, exact.p1), (near.p2, exact.p2), (near.d, exact.d)] {
+                        assert!((x - y).norm() < 1e-14, "step {step}: {x:?} vs {y:?}");
+                    }
+                    assert!((near.support_gap() - exact.support_gap()).abs() < 1e-14);
+                }
+                None => assert_ne!(trusted, Some(true), "step {step}: not trusted"),
             }
         }
     }
