@@ -28,6 +28,9 @@ pub trait SmoothConvex {
     }
     /// The radius of the smallest sphere about the body-frame origin holding the body.
     fn bounding_radius(&self) -> f64;
+    /// The smallest and the largest squareness parameter of the body (Barr's `eps1`, `eps2`; 1
+    /// for an ellipsoid or a sphere).
+    fn squareness_range(&self) -> (f64, f64);
     /// A positive number computed from the shape's parameters, the same bit for bit for equal
     /// shapes: what a warm state records to recognise the shapes it was written for.
     fn fingerprint(&self) -> f64;
@@ -57,6 +60,11 @@ impl SmoothConvex for Superellipsoid {
     #[inline]
     fn bounding_radius(&self) -> f64 {
         Superellipsoid::bounding_radius(self)
+    }
+    #[inline]
+    fn squareness_range(&self) -> (f64, f64) {
+        let (e1, e2) = (self.eps1(), self.eps2());
+        (e1.min(e2), e1.max(e2))
     }
     #[inline]
     fn fingerprint(&self) -> f64 {
@@ -115,6 +123,10 @@ impl SmoothConvex for Sphere {
     #[inline]
     fn bounding_radius(&self) -> f64 {
         self.radius()
+    }
+    #[inline]
+    fn squareness_range(&self) -> (f64, f64) {
+        (1.0, 1.0)
     }
     #[inline]
     fn fingerprint(&self) -> f64 {
