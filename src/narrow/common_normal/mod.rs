@@ -74,9 +74,21 @@ const GJK_ITERATIONS: usize = 200;
 /// Start directions of the wider search that follows an untrusted first answer.
 pub const GLOBAL_STARTS: usize = 6;
 
+/// Start directions of the wider search for a pair with a nearly pointed or box-like body (an
+/// `eps` outside [`PROBE_START_SQUARENESS`]), whose local minima are more numerous: with 6, the
+/// search missed the global minimum of 1 to 5 pairs of interval 4 in 3 x 10^6 at seeds 2-5 of
+/// `validate`.
+pub const GLOBAL_STARTS_EXTREME: usize = 16;
+
 /// How many times the depth the smallest radius of curvature of A - B must be at a converged
 /// answer for it to be trusted without a wider search.
 const SMOOTH_RATIO: f64 = 20.0;
+
+/// [`SMOOTH_RATIO`] for a pair with a nearly box-like body (an `eps` below the lower end of
+/// [`PROBE_START_SQUARENESS`]): a flat face makes the curvature radius large at a common normal
+/// that is not the shallowest (with 20, 1 to 2 pairs of interval 4 in 3 x 10^6 at seeds 4 and 5
+/// of `validate` were trusted at a depth 0.4-6 % too deep; with 300, one).
+const SMOOTH_RATIO_BOXY: f64 = 1000.0;
 
 /// The largest angle (rad) one Newton step may turn the contact direction.
 const MAX_STEP: f64 = 0.5;
@@ -482,15 +494,23 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Whether a converged penetrating answer can be trusted as the global minimum without a
     /// wider search: the paper's local-minimum test holds (each point inside the other body) and
     /// the Minkowski difference is smooth on the scale of the depth there (its smallest radius of
-    /// curvature at least [`SMOOTH_RATIO`] times the depth), so no other common normal of
-    /// comparable depth can lie near.
+    /// curvature at least [`SMOOTH_RATIO`] times the depth, [`SMOOTH_RATIO_BOXY`] for a nearly
+    /// box-like body), so no other common normal of comparable depth can lie near.
     fn trusted(&self, points: &Points, sharpness: f64) -> bool {
-        sharpness >= SMOOTH_RATIO * -points.support_gap() && self.both_inside(points)
+        let boxy = self.a.squareness_range().0 < PROBE_START_SQUARENESS.0
+            || self.b.squareness_range().0 < PROBE_START_SQUARENESS.0;
+        let ratio = if boxy {
+            SMOOTH_RATIO_BOXY
+        } else {
+            SMOOTH_RATIO
+        };
+        sharpness >= ratio * -points.support_gap() && self.both_inside(points)
     }
 
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
-    /// from the best [`GLOBAL_STARTS`] directions of `restart::ranked` and keeps the shallowest
+    /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed or
+    /// box-like body) directions of `restart::ranked` and keeps the shallowest
     /// converged answer whose overlap is certified, or stops at the first exclusion.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
@@ -560,7 +580,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             solution.restarts = 1;
             return Ok(self.finish(solution, candidates[0], true));
         }
-        for candidate in candidates.into_iter().take(GLOBAL_STARTS) {
+        let starts = if self.moderate_squareness() {
+            GLOBAL_STARTS
+        } else {
+            GLOBAL_STARTS_EXTREME
+        };
+        for candidate in candidates.into_iter().take(starts) {
             solution.restarts += 1;
             match self.descend(Start::Points(candidate), &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
