@@ -206,18 +206,33 @@ mod tests {
         bodies.points(chart.direction(a1, a2)).f()
     }
 
-    #[test]
-    fn analytic_derivatives_match_differences_of_f() {
-        let a = Superellipsoid::new(1.2, 0.7, 2.1, 0.6, 1.4).unwrap();
-        let b = Superellipsoid::new(0.8, 1.9, 1.1, 1.3, 0.4).unwrap();
-        let bodies = Bodies {
-            a: &a,
-            b: &b,
+    /// Two superellipsoids of unlike radii and squareness.
+    fn test_shapes() -> (Superellipsoid, Superellipsoid) {
+        (
+            Superellipsoid::new(1.2, 0.7, 2.1, 0.6, 1.4).unwrap(),
+            Superellipsoid::new(0.8, 1.9, 1.1, 1.3, 0.4).unwrap(),
+        )
+    }
+
+    /// `a` and `b` in a general relative placement.
+    fn test_bodies<'a>(
+        a: &'a Superellipsoid,
+        b: &'a Superellipsoid,
+    ) -> Bodies<'a, Superellipsoid, Superellipsoid> {
+        Bodies {
+            a,
+            b,
             rotation: *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
                 .to_rotation_matrix()
                 .matrix(),
             translation: Vector3::new(1.5, 0.9, -1.2),
-        };
+        }
+    }
+
+    #[test]
+    fn analytic_derivatives_match_differences_of_f() {
+        let (a, b) = test_shapes();
+        let bodies = test_bodies(&a, &b);
         for c in [
             Vector3::new(0.6, 0.5, -0.3),
             Vector3::new(0.2, 0.9, 0.4),
@@ -261,16 +276,8 @@ mod tests {
 
     #[test]
     fn taylor_points_near_the_pole_match_the_exact_ones_and_let_go_far_from_it() {
-        let a = Superellipsoid::new(1.2, 0.7, 2.1, 0.6, 1.4).unwrap();
-        let b = Superellipsoid::new(0.8, 1.9, 1.1, 1.3, 0.4).unwrap();
-        let bodies = Bodies {
-            a: &a,
-            b: &b,
-            rotation: *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
-                .to_rotation_matrix()
-                .matrix(),
-            translation: Vector3::new(1.5, 0.9, -1.2),
-        };
+        let (a, b) = test_shapes();
+        let bodies = test_bodies(&a, &b);
         let c = Vector3::new(0.6, 0.5, -0.3).normalize();
         let der = bodies.derivatives(c);
         // (Whether the expansion is trusted at a step depends on the shapes' derivatives there;
