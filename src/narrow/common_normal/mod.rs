@@ -75,9 +75,9 @@ const GJK_ITERATIONS: usize = 200;
 pub const GLOBAL_STARTS: usize = 6;
 
 /// Start directions of the wider search for a pair with a nearly pointed or box-like body (an
-/// `eps` outside [`PROBE_START_SQUARENESS`]), whose local minima are more numerous: with 6, the
-/// search missed the global minimum of 1 to 5 pairs of interval 4 in 3 x 10^6 at seeds 2-5 of
-/// `validate`.
+/// `eps` outside the probe-start squareness range, 0.25 to 1.75), whose local minima are more
+/// numerous: with 6, the search missed the global minimum of 1 to 5 pairs of interval 4 in
+/// 3 x 10^6 at seeds 2-5 of `validate`.
 pub const GLOBAL_STARTS_EXTREME: usize = 16;
 
 /// How many times the depth the smallest radius of curvature of A - B must be at a converged
