@@ -75,7 +75,7 @@ const GJK_ITERATIONS: usize = 200;
 pub const GLOBAL_STARTS: usize = 6;
 
 /// Start directions of the wider search for a pair with a nearly pointed or box-like body (an
-/// `eps` outside the probe-start squareness range, 0.25 to 1.75), whose local minima are more
+/// `eps` outside the moderate squareness range, 0.25 to 1.75), whose local minima are more
 /// numerous: with 6, the search missed the global minimum of 1 to 5 pairs of interval 4 in
 /// 3 x 10^6 at seeds 2-5 of `validate`.
 pub const GLOBAL_STARTS_EXTREME: usize = 16;
@@ -85,7 +85,7 @@ pub const GLOBAL_STARTS_EXTREME: usize = 16;
 const SMOOTH_RATIO: f64 = 20.0;
 
 /// [`SMOOTH_RATIO`] for a pair with a nearly box-like body (an `eps` below the lower end of
-/// [`PROBE_START_SQUARENESS`]): a flat face makes the curvature radius large at a common normal
+/// [`MODERATE_SQUARENESS`]): a flat face makes the curvature radius large at a common normal
 /// that is not the shallowest (with 20, 1 to 2 pairs of interval 4 in 3 x 10^6 at seeds 4 and 5
 /// of `validate` were trusted at a depth 0.4-6 % too deep; with 300, one).
 const SMOOTH_RATIO_BOXY: f64 = 1000.0;
@@ -130,9 +130,11 @@ const CREEP_MOVES: u32 = 16;
 /// Ascent probes the prefilter tries after the start direction (`Bodies::prefilter`).
 const PREFILTER_PROBES: u32 = 2;
 
-/// The squareness range (`eps1`, `eps2` of both bodies) in which a new pair's descent starts from
-/// the prefilter's last ascent direction (`Bodies::moderate_squareness`).
-const PROBE_START_SQUARENESS: (f64, f64) = (0.25, 1.75);
+/// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
+/// (`Bodies::moderate_squareness`): its new descent starts from the prefilter's last ascent
+/// direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a body is nearly
+/// box-like ([`SMOOTH_RATIO_BOXY`]), above it nearly pointed.
+const MODERATE_SQUARENESS: (f64, f64) = (0.25, 1.75);
 
 /// Relative rounding of a support gap (a difference of coordinates of the size of the centre
 /// distance).
@@ -480,7 +482,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (a.0.min(b.0), a.1.max(b.1))
     }
 
-    /// Whether both bodies' squareness parameters lie in [`PROBE_START_SQUARENESS`], where a new
+    /// Whether both bodies' squareness parameters lie in [`MODERATE_SQUARENESS`], where a new
     /// pair's Newton descent starts from the prefilter's last ascent direction instead of the
     /// centre line, and the restart takes [`GLOBAL_STARTS`] directions.
     ///
@@ -494,7 +496,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// keep the centre line.
     fn moderate_squareness(&self) -> bool {
         let (lo, hi) = self.squareness();
-        lo >= PROBE_START_SQUARENESS.0 && hi <= PROBE_START_SQUARENESS.1
+        lo >= MODERATE_SQUARENESS.0 && hi <= MODERATE_SQUARENESS.1
     }
 
     /// Whether a converged penetrating answer can be trusted as the global minimum without a
@@ -503,7 +505,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// curvature at least [`SMOOTH_RATIO`] times the depth, [`SMOOTH_RATIO_BOXY`] for a nearly
     /// box-like body), so no other common normal of comparable depth can lie near.
     fn trusted(&self, points: &Points, sharpness: f64) -> bool {
-        let boxy = self.squareness().0 < PROBE_START_SQUARENESS.0;
+        let boxy = self.squareness().0 < MODERATE_SQUARENESS.0;
         let ratio = if boxy {
             SMOOTH_RATIO_BOXY
         } else {
