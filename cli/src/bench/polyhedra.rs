@@ -19,7 +19,7 @@ use crate::polyhedron_reference::{sat_penetration, RefPolyhedron, SatResult};
 use crate::sampling;
 use crate::table::{sci, Table};
 use demcontact::narrow::collide;
-use demcontact::{Contact, Pose, WarmState};
+use demcontact::{Contact, Pose, Shape, WarmState};
 use parry3d_f64::math::Pose as ParryPose;
 use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Shape as ParryShape};
 use std::hint::black_box;
@@ -186,6 +186,14 @@ impl Workload {
     /// Whether there are no queries.
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
+    }
+
+    /// Query `i`: the two shapes with their world poses, and whether it starts a run (where a
+    /// warm-started sequence begins cold).
+    pub fn query(&self, i: usize) -> (&Shape, &Pose, &Shape, &Pose, bool) {
+        let (a, pa, b, pb) = &self.pairs[i];
+        let (sa, sb) = (&self.bodies[*a].ours.shape, &self.bodies[*b].ours.shape);
+        (sa, pa, sb, pb, i % self.run == 0)
     }
 
     /// Whether the bodies are cubes (parry's `Cuboid` applies).

@@ -28,11 +28,23 @@
 //! edge's face normals (where it is the faces' own witness bound, `x_i` lying on both faces), it
 //! is at least `D` over the whole arc.
 //!
+//! The same linear bound narrows the walk along an edge that is not skipped: where it is at least
+//! `D` at one end and below at the other, only the part of the arc from the low end to where the
+//! chord's bound reaches `D` can hold a cover below the bar, and the witness `y` is then also taken
+//! as B's vertex lowest along the low end's face normal (where the bound is that face's own
+//! overlap), which cuts the part further. When the part lies within a cap about that face normal
+//! that B's map leaves free (the cell of that lowest vertex holds it: its angular distance to each
+//! of the cell's great circles has sine `n_f . (u - v) / |u - v|` over the neighbours `u`), no
+//! arc of B crosses it and the edge is done without walking. In a face-on-face contact the edges
+//! of the contact face end there: their arcs start at the face's normal, where the bound is the
+//! depth itself.
+//!
 //! The bounds are exact (a slack far above rounding keeps every cover within it of `D`), so the
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
 
-use super::pair::{Cover, Evaluated, PolyhedronPair};
+use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
+use crate::shapes::{GaussArc, Polyhedron};
 use nalgebra::Vector3;
 use std::cell::RefCell;
 
@@ -182,28 +194,70 @@ struct ReachingEdge {
 /// direct-mapped cache. The walk along each of A's edges starts and ends under the edge's two
 /// faces, which the neighbouring edges and the v-f covers share.
 struct LowestUnderFaces {
-    /// `(face, vertex)`; face `usize::MAX` for an empty slot.
-    slots: [(usize, usize); 8],
+    /// `(face, vertex, cap)`; face `usize::MAX` for an empty slot; `cap` NaN until asked for
+    /// ([`Self::cap`]).
+    slots: [(usize, usize, f64); 8],
 }
 
 impl LowestUnderFaces {
     fn new() -> Self {
         LowestUnderFaces {
-            slots: [(usize::MAX, 0); 8],
+            slots: [(usize::MAX, 0, f64::NAN); 8],
         }
     }
 
-    /// A vertex of B lowest along the normal of A's face `f`; a support search from
-    /// `hints.vertex_b` (which it updates) unless the face was asked for before.
+    /// The slot of A's face `f`, filled by a support search from `hints.vertex_b` (which it
+    /// updates) unless the face was asked for before.
     #[inline]
-    fn get(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> usize {
+    fn slot(
+        &mut self,
+        pair: &PolyhedronPair,
+        f: usize,
+        hints: &mut Hints,
+    ) -> &mut (usize, usize, f64) {
         let slot = &mut self.slots[f % 8];
         if slot.0 != f {
             let v = pair.b_lowest(&pair.a.face_normal(f), hints.vertex_b);
-            *slot = (f, v);
+            *slot = (f, v, f64::NAN);
             hints.vertex_b = v;
         }
-        slot.1
+        slot
+    }
+
+    /// A vertex of B lowest along the normal of A's face `f` ([`Self::slot`]).
+    #[inline]
+    fn get(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> usize {
+        self.slot(pair, f, hints).1
+    }
+
+    /// The sine of the angular radius of a cap about the normal `n_f` of A's face `f` that lies
+    /// in the cell of `-B`'s Gauss map of B's vertex `v` lowest along it ([`Self::get`]): the
+    /// cell is `{n : n . (u - v) >= 0}` over `v`'s neighbours `u` (B is convex), and the angular
+    /// distance of `n_f` from the great circle of neighbour `u` has sine `n_f . (u - v) / |u - v|`.
+    /// No arc of B's map passes within it of `n_f`; zero or negative when `n_f` lies on a cell's
+    /// boundary (a tie).
+    #[inline]
+    fn cap(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> f64 {
+        let slot = self.slot(pair, f, hints);
+        if slot.2.is_nan() {
+            let b = pair.b;
+            let v = slot.1;
+            let n = pair.rotation_t * pair.a.face_normal(f);
+            slot.2 = b
+                .vertex_edges(v)
+                .iter()
+                .map(|&e| {
+                    let edge = b.edge(e);
+                    let along = n.dot(&edge.direction());
+                    if edge.tail() == v {
+                        along
+                    } else {
+                        -along
+                    }
+                })
+                .fold(f64::INFINITY, f64::min);
+        }
+        slot.2
     }
 
     /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover`]).
@@ -272,7 +326,7 @@ fn most_aligned(count: usize, normal: impl Fn(usize) -> Vector3<f64>, w: &Vector
 
 /// How the walk along one of A's edge arcs ended.
 enum Walk {
-    /// Every crossing of the arc was evaluated.
+    /// Every crossing of the walked piece of the arc was evaluated.
     Done,
     /// A crossing separates the bodies: the search stops.
     Separated,
@@ -281,36 +335,173 @@ enum Walk {
     Lost,
 }
 
-/// The e-e covers of A's edge `i`: the crossings of its Gauss arc `n_L -> n_R` with the arcs of
-/// `-B`'s map, found by walking that map along the arc (an overlay of the two Gauss maps, beyond
-/// the paper's text). The walk starts in the cell of B's vertex lowest along `n_L` and leaves each
-/// cell through the one edge whose arc the A arc crosses (cells are convex, so a great arc enters
-/// and leaves each at most once), evaluating each crossing, until it reaches the cell of B's
-/// vertex lowest along `n_R`.
+/// The piece of one of A's edge arcs that a walk covers: from one of its ends (`from_left`: the
+/// left face's normal `n_L`, else the right's `n_R`) over the fraction `length` of its chord
+/// (1 for the whole arc).
+#[derive(Clone, Copy)]
+struct Piece {
+    from_left: bool,
+    length: f64,
+}
+
+impl Piece {
+    /// The part of an edge's arc where the witness bound may be below `bar`: the bound is linear
+    /// along the chord `(1 - l) n_L + l n_R`, and the arc's point over it is no longer than the
+    /// chord point (module documentation), so with `bar >= 0` the bound at the arc point is at
+    /// least `(1 - l) bound_left + l bound_right`. `None` when that is at least `bar` over the
+    /// whole arc; the whole arc when both ends are below it.
+    #[inline]
+    fn below_bar(bound_left: f64, bound_right: f64, bar: f64) -> Option<Self> {
+        let (left_below, right_below) = (bound_left < bar, bound_right < bar);
+        if bar < 0.0 || (left_below && right_below) {
+            Some(Piece {
+                from_left: true,
+                length: 1.0,
+            })
+        } else if left_below {
+            Some(Piece {
+                from_left: true,
+                length: (bar - bound_left) / (bound_right - bound_left),
+            })
+        } else if right_below {
+            Some(Piece {
+                from_left: false,
+                length: (bar - bound_right) / (bound_left - bound_right),
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The piece cut down by a second witness bound of the same arc, `bound_first` at the
+    /// piece's first end and `bound_other` at the arc's other end: covers lie only where both
+    /// bounds are below `bar`. `None` when nowhere on the piece.
+    #[inline]
+    fn narrowed(self, bound_first: f64, bound_other: f64, bar: f64) -> Option<Self> {
+        if bar < 0.0 {
+            return Some(self);
+        }
+        match (bound_first < bar, bound_other < bar) {
+            (true, true) => Some(self),
+            (true, false) => Some(Piece {
+                length: self
+                    .length
+                    .min((bar - bound_first) / (bound_other - bound_first)),
+                ..self
+            }),
+            (false, false) => None,
+            (false, true) => {
+                ((bound_first - bar) / (bound_first - bound_other) < self.length).then_some(self)
+            }
+        }
+    }
+
+    /// Whether the piece stays within the angle of sine `cap` (`< 1`) of its first end: the
+    /// angle to the chord point `m` has sine `l |n_L x n_R| / |m|` and is below a right angle
+    /// when `m . n_first > 0`.
+    #[inline]
+    fn within(&self, arc: &GaussArc, cap: f64) -> bool {
+        if self.length >= 1.0 || cap <= 0.0 {
+            return false;
+        }
+        let l = self.length;
+        let (first, last) = if self.from_left {
+            (&arc.start, &arc.end)
+        } else {
+            (&arc.end, &arc.start)
+        };
+        let m = first * (1.0 - l) + last * l;
+        let across = l * l * arc.plane.norm_squared();
+        m.dot(first) > 0.0 && across < cap * cap * m.norm_squared()
+    }
+
+    /// The piece of `edge`'s arc in B's frame, for the walk.
+    #[inline]
+    fn in_b(&self, edge: &EdgeOfA) -> ArcPiece {
+        let l = self.length;
+        if self.from_left {
+            ArcPiece {
+                from: edge.left,
+                to: if l >= 1.0 {
+                    edge.right
+                } else {
+                    edge.left * (1.0 - l) + edge.right * l
+                },
+                plane: edge.plane,
+            }
+        } else {
+            ArcPiece {
+                from: edge.right,
+                to: edge.right * (1.0 - l) + edge.left * l,
+                plane: -edge.plane,
+            }
+        }
+    }
+}
+
+/// A [`Piece`] in B's frame: from `from` to `to`, `plane` a positive multiple of `from x to`.
+struct ArcPiece {
+    from: Vector3<f64>,
+    to: Vector3<f64>,
+    plane: Vector3<f64>,
+}
+
+impl ArcPiece {
+    /// Whether it crosses the arc of B's edge `eb` on `-B`'s map ([`PolyhedronPair::arcs_cross`]).
+    #[inline]
+    fn crosses(&self, pair: &PolyhedronPair, eb: usize) -> bool {
+        let arc = pair.b.edge_arc(eb);
+        arcs_cross_planes(
+            &self.from,
+            &self.to,
+            &self.plane,
+            &-arc.start,
+            &-arc.end,
+            &arc.plane,
+        )
+    }
+}
+
+/// Whether B's vertex `v` is lowest along `n` (B's frame): no neighbour lies lower (B is
+/// convex).
+#[inline]
+fn lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
+    let height = n.dot(&b.vertex(v));
+    b.vertex_edges(v)
+        .iter()
+        .all(|&e| n.dot(&b.vertex(b.edge(e).other_vertex(v))) >= height)
+}
+
+/// The e-e covers of A's edge `edge` on the `piece` of its Gauss arc: its crossings with the arcs
+/// of `-B`'s map, found by walking that map along the piece (an overlay of the two Gauss maps,
+/// beyond the paper's text). The walk starts in the cell of `start`, B's vertex lowest along the
+/// piece's first end, and leaves each cell through the one edge whose arc the piece crosses (cells
+/// are convex, so a great arc enters and leaves each at most once), evaluating each crossing,
+/// until it is in a cell that holds the piece's other end.
 fn walk_crossings(
     pair: &PolyhedronPair,
-    i: usize,
-    hints: &mut Hints,
-    lowest: &mut LowestUnderFaces,
+    edge: &EdgeOfA,
+    piece: &ArcPiece,
+    start: usize,
     run: &mut Running,
 ) -> Walk {
     let b = pair.b;
-    let edge = pair.a_edge(i);
-    let mut v = lowest.get(pair, pair.a.edge(i).left_face(), hints);
-    let target = lowest.get(pair, pair.a.edge(i).right_face(), hints);
+    let mut v = start;
     let mut entry = usize::MAX;
     for _ in 0..=b.num_edges() {
-        if v == target {
-            return Walk::Done;
-        }
         let Some(&e) = b
             .vertex_edges(v)
             .iter()
-            .find(|&&e| e != entry && pair.arcs_cross(&edge, e))
+            .find(|&&e| e != entry && piece.crosses(pair, e))
         else {
-            return Walk::Lost;
+            // The piece ends in this cell, unless the walk lost its way (a tie at its start).
+            return if lowest_along(b, v, &piece.to) {
+                Walk::Done
+            } else {
+                Walk::Lost
+            };
         };
-        match pair.crossing_edge_cover(&edge, e) {
+        match pair.crossing_edge_cover(edge, e) {
             Some(cover) => {
                 if run.consider(cover) {
                     return Walk::Separated;
@@ -444,8 +635,36 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             {
                 continue;
             }
-            // The crossings of this edge's arc, by walking B's Gauss map along it.
-            match walk_crossings(pair, i, hints, &mut lowest, &mut run) {
+            // The crossings on the part of this edge's arc where the witness bound is below the
+            // bar, by walking B's Gauss map along it from the end where it is lowest; none when
+            // the part lies in the cell where the walk starts.
+            let arc = a.edge_arc(i);
+            let to_witness = tail - run.witness_b;
+            let Some(piece) = Piece::below_bar(
+                arc.start.dot(&to_witness),
+                arc.end.dot(&to_witness),
+                run.bar,
+            ) else {
+                continue;
+            };
+            let (first_face, first, other) = if piece.from_left {
+                (edge.left_face(), &arc.start, &arc.end)
+            } else {
+                (edge.right_face(), &arc.end, &arc.start)
+            };
+            // B's vertex lowest along the first end's normal, where the walk starts, is the
+            // tightest witness there: the bound equals that face's own overlap.
+            let start = lowest.get(pair, first_face, hints);
+            let to_start = tail - pair.b_vertex(start);
+            let Some(piece) = piece.narrowed(first.dot(&to_start), other.dot(&to_start), run.bar)
+            else {
+                continue;
+            };
+            if piece.within(arc, lowest.cap(pair, first_face, hints)) {
+                continue;
+            }
+            let edge_in_b = pair.a_edge(i);
+            match walk_crossings(pair, &edge_in_b, &piece.in_b(&edge_in_b), start, &mut run) {
                 Walk::Separated => return,
                 Walk::Done => continue,
                 Walk::Lost => {}
@@ -461,13 +680,12 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                     }
                 }
             }
-            let edge = pair.a_edge(i);
             for reaching in edges_b.iter() {
                 if reaching.reach <= r_a - run.bar {
                     continue;
                 }
                 run.covers += 1;
-                if let Some(e) = pair.edge_cover(&edge, reaching.edge) {
+                if let Some(e) = pair.edge_cover(&edge_in_b, reaching.edge) {
                     run.covers -= 1;
                     if run.consider(e) {
                         return;
@@ -477,4 +695,70 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
     });
     run.outcome()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_piece_below_the_bar_runs_from_the_low_end_to_where_the_chord_bound_meets_it() {
+        // Left end 1 below the bar, right end 3 above: a quarter of the chord from the left.
+        let p = Piece::below_bar(0.0, 4.0, 1.0).unwrap();
+        assert!(p.from_left && (p.length - 0.25).abs() < 1e-15);
+        // Mirrored: from the right.
+        let p = Piece::below_bar(4.0, 0.0, 1.0).unwrap();
+        assert!(!p.from_left && (p.length - 0.25).abs() < 1e-15);
+        // Both ends below: the whole arc; both at or above: nothing.
+        assert_eq!(Piece::below_bar(0.5, 0.9, 1.0).unwrap().length, 1.0);
+        assert!(Piece::below_bar(1.0, 2.0, 1.0).is_none());
+    }
+
+    #[test]
+    fn a_second_bound_cuts_the_piece_or_rules_it_out() {
+        let whole = Piece {
+            from_left: true,
+            length: 1.0,
+        };
+        // Below at the first end, above at the other: cut to a tenth.
+        let cut = whole.narrowed(0.0, 10.0, 1.0).unwrap();
+        assert!((cut.length - 0.1).abs() < 1e-15);
+        // Above at both ends: no cover on the piece.
+        assert!(whole.narrowed(1.5, 2.0, 1.0).is_none());
+        // Above at the first end, below past 3/4 of the chord: a piece of half the chord from
+        // the first end holds no cover, a longer one may.
+        let half = Piece {
+            from_left: true,
+            length: 0.5,
+        };
+        assert!(half.narrowed(4.0, 0.0, 1.0).is_none());
+        assert!(whole.narrowed(4.0, 0.0, 1.0).is_some());
+    }
+
+    #[test]
+    fn a_piece_is_within_a_cap_exactly_when_its_far_end_is() {
+        // A quarter arc from x to y: the chord point at l has angle atan(l / (1 - l)) from x.
+        let arc = GaussArc::new(&Vector3::x(), &Vector3::y());
+        let piece = Piece {
+            from_left: true,
+            length: 0.1,
+        };
+        let angle = (0.1f64 / 0.9).atan();
+        assert!(piece.within(&arc, (angle * 1.001).sin()));
+        assert!(!piece.within(&arc, (angle * 0.999).sin()));
+        // From the other end, the same.
+        let back = Piece {
+            from_left: false,
+            length: 0.1,
+        };
+        assert!(back.within(&arc, (angle * 1.001).sin()));
+        assert!(!back.within(&arc, (angle * 0.999).sin()));
+        // The whole arc, or a cap of no size (a tie), is never within.
+        let whole = Piece {
+            from_left: true,
+            length: 1.0,
+        };
+        assert!(!whole.within(&arc, 1.0));
+        assert!(!piece.within(&arc, 0.0));
+    }
 }

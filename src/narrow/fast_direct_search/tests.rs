@@ -393,3 +393,23 @@ fn crossing_edges_apart_are_excluded_by_the_reference_plane() {
     assert_eq!(touching.contact.touching, depth > 0.0);
     assert!(touching.contact.touching);
 }
+
+#[test]
+fn a_warm_face_on_face_contact_settles_its_face_edges_without_walking_them() {
+    // B rests on A's top face, rocked 0.01 rad and twisted; a step later it has slid a little.
+    // The e-e covers of the top face's four edges lie where B's map is far from the face normal,
+    // or their witness bound is above the face's overlap: no crossing is evaluated.
+    let cube = cuboid(0.5, 0.5, 0.5);
+    let mut warm = WarmState::cold();
+    let first = pose([0.1, 0.2, 0.996], [0.01, 0.0, 0.3]);
+    let cold = detect(&cube, &cube, &first, &mut warm);
+    let moved = pose([0.102, 0.2, 0.996], [0.01, 0.0, 0.301]);
+    let d = detect(&cube, &cube, &moved, &mut warm);
+    let (depth, normal) = sat(&cube, &cube, &moved);
+    assert!(cold.contact.touching && d.contact.touching);
+    assert!((d.contact.penetration - depth).abs() < 1e-12 * depth.abs().max(1.0));
+    assert!((d.contact.normal - normal).norm() < 1e-12);
+    // The seed, B's bottom face and nothing else.
+    assert!(d.contact.iterations <= 2, "{}", d.contact.iterations);
+    assert!(!matches!(d.cover.cover, Cover::EdgeEdge { .. }));
+}
