@@ -111,9 +111,10 @@ struct Running<'p> {
 }
 
 impl<'p> Running<'p> {
-    /// No cover yet; the witnesses are A's vertex `vertex_a` and B's `vertex_b`.
-    fn new(pair: &'p PolyhedronPair<'p>, slack: f64, vertex_a: usize, vertex_b: usize) -> Self {
-        let mut run = Running {
+    /// No cover yet: the witnesses are set by the first cover considered, before any bound
+    /// uses them.
+    fn new(pair: &'p PolyhedronPair<'p>, slack: f64) -> Self {
+        Running {
             pair,
             best: None,
             covers: 0,
@@ -122,9 +123,7 @@ impl<'p> Running<'p> {
             witness_a: Vector3::zeros(),
             witness_a_in_b: Vector3::zeros(),
             witness_b: Vector3::zeros(),
-        };
-        run.set_witnesses(vertex_a, vertex_b);
-        run
+        }
     }
 
     #[inline]
@@ -190,44 +189,54 @@ struct ReachingEdge {
     reach: f64,
 }
 
+/// B's vertex lowest along the normal of one of A's faces ([`LowestUnderFaces`]).
+#[derive(Clone, Copy)]
+struct Lowest {
+    /// A's face; `usize::MAX` for an empty slot.
+    face: usize,
+    /// B's vertex.
+    vertex: usize,
+    /// The vertex in A's frame.
+    position: Vector3<f64>,
+    /// [`LowestUnderFaces::cap`], NaN until asked for.
+    cap: f64,
+}
+
 /// The vertices of B lowest along A's face normals found so far in one search, by face: a small
-/// direct-mapped cache. The walk along each of A's edges starts and ends under the edge's two
+/// direct-mapped cache. The walk along each of A's edges starts under one of the edge's two
 /// faces, which the neighbouring edges and the v-f covers share.
 struct LowestUnderFaces {
-    /// `(face, vertex, cap)`; face `usize::MAX` for an empty slot; `cap` NaN until asked for
-    /// ([`Self::cap`]).
-    slots: [(usize, usize, f64); 8],
+    slots: [Lowest; 8],
 }
 
 impl LowestUnderFaces {
     fn new() -> Self {
         LowestUnderFaces {
-            slots: [(usize::MAX, 0, f64::NAN); 8],
+            slots: [Lowest {
+                face: usize::MAX,
+                vertex: 0,
+                position: Vector3::zeros(),
+                cap: f64::NAN,
+            }; 8],
         }
     }
 
     /// The slot of A's face `f`, filled by a support search from `hints.vertex_b` (which it
     /// updates) unless the face was asked for before.
     #[inline]
-    fn slot(
-        &mut self,
-        pair: &PolyhedronPair,
-        f: usize,
-        hints: &mut Hints,
-    ) -> &mut (usize, usize, f64) {
+    fn get(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> &mut Lowest {
         let slot = &mut self.slots[f % 8];
-        if slot.0 != f {
+        if slot.face != f {
             let v = pair.b_lowest(&pair.a.face_normal(f), hints.vertex_b);
-            *slot = (f, v, f64::NAN);
+            *slot = Lowest {
+                face: f,
+                vertex: v,
+                position: pair.b_vertex(v),
+                cap: f64::NAN,
+            };
             hints.vertex_b = v;
         }
         slot
-    }
-
-    /// A vertex of B lowest along the normal of A's face `f` ([`Self::slot`]).
-    #[inline]
-    fn get(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> usize {
-        self.slot(pair, f, hints).1
     }
 
     /// The sine of the angular radius of a cap about the normal `n_f` of A's face `f` that lies
@@ -238,12 +247,12 @@ impl LowestUnderFaces {
     /// boundary (a tie).
     #[inline]
     fn cap(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> f64 {
-        let slot = self.slot(pair, f, hints);
-        if slot.2.is_nan() {
+        let slot = self.get(pair, f, hints);
+        if slot.cap.is_nan() {
             let b = pair.b;
-            let v = slot.1;
+            let v = slot.vertex;
             let n = pair.rotation_t * pair.a.face_normal(f);
-            slot.2 = b
+            slot.cap = b
                 .vertex_edges(v)
                 .iter()
                 .map(|&e| {
@@ -257,14 +266,23 @@ impl LowestUnderFaces {
                 })
                 .fold(f64::INFINITY, f64::min);
         }
-        slot.2
+        slot.cap
     }
 
-    /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover`]).
+    /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover`], with the lowest
+    /// vertex's position kept here).
     #[inline]
     fn face_a_cover(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> Evaluated {
-        let v = self.get(pair, f, hints);
-        pair.face_a_cover(f, v)
+        let lowest = *self.get(pair, f, hints);
+        let n = pair.a.face_normal(f);
+        Evaluated {
+            cover: Cover::FaceVertex {
+                face_a: f,
+                vertex_b: lowest.vertex,
+            },
+            axis: n,
+            overlap: pair.a.face_offset(f) - n.dot(&lowest.position),
+        }
     }
 }
 
@@ -536,7 +554,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     let centre_a = pair.rotation_t * (a.centroid() - pair.translation);
     let (r_a, r_b) = (a.inner_radius(), b.inner_radius());
     let size = a.bounding_radius() + b.bounding_radius() + pair.translation.norm();
-    let mut run = Running::new(pair, PRUNE_SLACK * size, hints.vertex_a, hints.vertex_b);
+    let mut run = Running::new(pair, PRUNE_SLACK * size);
 
     // A's and B's faces already evaluated (as the seed or first), not to be evaluated again.
     let (mut done_a, mut done_b) = match seed {
@@ -627,17 +645,10 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             {
                 continue;
             }
-            let tail = a.vertex(edge.tail());
-            if !a
-                .edge_arc(i)
-                .max_dot_exceeds(&(centre_b - tail), r_b - run.bar)
-                || !run.edge_a_may_beat(i, &tail)
-            {
-                continue;
-            }
             // The crossings on the part of this edge's arc where the witness bound is below the
             // bar, by walking B's Gauss map along it from the end where it is lowest; none when
             // the part lies in the cell where the walk starts.
+            let tail = a.vertex(edge.tail());
             let arc = a.edge_arc(i);
             let to_witness = tail - run.witness_b;
             let Some(piece) = Piece::below_bar(
@@ -647,6 +658,9 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             ) else {
                 continue;
             };
+            if !arc.max_dot_exceeds(&(centre_b - tail), r_b - run.bar) {
+                continue;
+            }
             let (first_face, first, other) = if piece.from_left {
                 (edge.left_face(), &arc.start, &arc.end)
             } else {
@@ -654,15 +668,18 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             };
             // B's vertex lowest along the first end's normal, where the walk starts, is the
             // tightest witness there: the bound equals that face's own overlap.
-            let start = lowest.get(pair, first_face, hints);
-            let to_start = tail - pair.b_vertex(start);
+            let start = *lowest.get(pair, first_face, hints);
+            let to_start = tail - start.position;
             let Some(piece) = piece.narrowed(first.dot(&to_start), other.dot(&to_start), run.bar)
             else {
                 continue;
             };
-            if piece.within(arc, lowest.cap(pair, first_face, hints)) {
+            if piece.within(arc, lowest.cap(pair, first_face, hints))
+                || !run.edge_a_may_beat(i, &tail)
+            {
                 continue;
             }
+            let start = start.vertex;
             let edge_in_b = pair.a_edge(i);
             match walk_crossings(pair, &edge_in_b, &piece.in_b(&edge_in_b), start, &mut run) {
                 Walk::Separated => return,
