@@ -496,6 +496,7 @@ fn lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
 /// piece's first end, and leaves each cell through the one edge whose arc the piece crosses (cells
 /// are convex, so a great arc enters and leaves each at most once), evaluating each crossing,
 /// until it is in a cell that holds the piece's other end.
+#[inline(never)]
 fn walk_crossings(
     pair: &PolyhedronPair,
     edge: &EdgeOfA,
