@@ -188,12 +188,12 @@ impl Workload {
         self.pairs.is_empty()
     }
 
-    /// Query `i`: the two shapes with their world poses, and whether it starts a run (where a
-    /// warm-started sequence begins cold).
-    pub fn query(&self, i: usize) -> (&Shape, &Pose, &Shape, &Pose, bool) {
+    /// Query `i`: the two shapes with their world poses, and its step within its run (a
+    /// warm-started sequence begins cold at step 0).
+    pub fn query(&self, i: usize) -> (&Shape, &Pose, &Shape, &Pose, usize) {
         let (a, pa, b, pb) = &self.pairs[i];
         let (sa, sb) = (&self.bodies[*a].ours.shape, &self.bodies[*b].ours.shape);
-        (sa, pa, sb, pb, i % self.run == 0)
+        (sa, pa, sb, pb, i % self.run)
     }
 
     /// Whether the bodies are cubes (parry's `Cuboid` applies).
