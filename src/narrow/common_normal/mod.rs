@@ -15,10 +15,20 @@
 //! separating-plane test on certified upper bounds of the two support functions, evaluated side by
 //! side in the log domain (`coarse_support`), at a first direction (for a new pair one ascent step
 //! of the bodies' ellipsoids off the centre line, for a pair apart at its last query its last
-//! separating direction) and two ascent probes. Most separated pairs end there; the witness points
-//! are then the approximate support points (within `1e-7` of the bodies' size) and the gap a
-//! certified lower bound (within `2e-7` of the bodies' extents of the support gap along its
-//! direction), like any exclusion's.
+//! separating direction) and then along a quasi-Newton ascent of the support gap on the same
+//! approximate support points. Most separated pairs end there; the witness points are then the
+//! approximate support points (within `1e-7` of the bodies' size) and the gap a certified lower
+//! bound (within `2e-7` of the bodies' extents of the support gap along its direction), like any
+//! exclusion's.
+//!
+//! Beyond the paper: a penetrating pair climbs the same ascent to the common normal of the
+//! approximate support points (a stationary point of the support gap is a common normal), which
+//! lies within about `1e-8` rad of the exact one; new pairs of moderate squareness start the exact
+//! Newton search there, and most then need one Newton iteration instead of four to eight (the
+//! derivatives of eqs. (10)-(11) cost several times a log-domain evaluation of both bodies). The
+//! ascent's curvature model starts from the bodies' ellipsoids (closed form) and is updated from
+//! the change of `d` between steps (BFGS): `d(d)/dc = -M`, with `M = J_A + R J_B R^T` the sum of
+//! the point-with-normal Jacobians.
 //!
 //! A pair found apart keeps its separating plane in its warm state (`motion_certificate`): while
 //! the bodies have moved, relative to each other, less than the plane's gap allows, the next
@@ -50,7 +60,7 @@ use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::shapes::{coarse_support, Shape, SmoothConvex, LOG_DOMAIN_MARGIN};
 use crate::warm::WarmState;
-use nalgebra::{Matrix2, Vector2, Vector3};
+use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 2;
@@ -127,12 +137,19 @@ const MAX_CREASE_SEARCHES: u32 = 8;
 /// Consecutive moves of the compass search after which it tries the creases nearby.
 const CREEP_MOVES: u32 = 16;
 
-/// Ascent probes the prefilter tries after the start direction (`Bodies::prefilter`).
-const PREFILTER_PROBES: u32 = 2;
+/// Quasi-Newton steps the prefilter's ascent takes at most after its first direction
+/// (`Bodies::prefilter`): it converges in 4 to 8 on the protocol's penetrating pairs.
+const PREFILTER_PROBES: u32 = 8;
+
+/// Length (rad) of a quasi-Newton step of the prefilter's ascent below which it has converged:
+/// the direction one step on lies within about its square of the approximate common normal, close
+/// enough for the exact Newton search's first step to meet its quadratic stopping test
+/// ([`QUADRATIC_STOP`], [`PREDICTED_TOLERANCE`]).
+const PREFILTER_CONVERGED: f64 = 1e-5;
 
 /// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
-/// (`Bodies::moderate_squareness`): its new descent starts from the prefilter's last ascent
-/// direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a body is nearly
+/// (`Bodies::moderate_squareness`): its descent after the prefilter starts from the prefilter's
+/// last ascent direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a body is nearly
 /// box-like ([`SMOOTH_RATIO_BOXY`]), above it nearly pointed.
 const MODERATE_SQUARENESS: (f64, f64) = (0.25, 1.75);
 
@@ -155,8 +172,12 @@ pub struct Solution {
     pub contact: Contact,
     /// Whether the exclusion test of eq. (12) proved the bodies apart.
     pub excluded: bool,
-    /// Newton iterations over all starts.
+    /// Direction updates over all starts: the prefilter's approximate ones ([`Self::probes`])
+    /// and the Newton iterations.
     pub iterations: u32,
+    /// Of `iterations`, the prefilter's: the closed-form ascent step of the bodies' ellipsoids
+    /// and the quasi-Newton steps on the log-domain support points (no derivatives evaluated).
+    pub probes: u32,
     /// New start points needed (0 when the first start succeeded).
     pub restarts: u32,
     /// Converged starts rejected by the local-minimum test.
@@ -188,15 +209,15 @@ pub enum History {
 /// What the separating-plane prefilter found (`Bodies::prefilter`).
 enum Prefilter {
     /// A direction whose support planes are `gap` apart (a certified lower bound of the distance),
-    /// `steps` ascent steps from the start.
+    /// `steps` direction updates from the start.
     Apart {
         points: Points,
         gap: f64,
         steps: u32,
     },
-    /// No tested direction separates the bodies; the direction one ascent step past the last
-    /// one tested.
-    Undecided(Vector3<f64>),
+    /// No tested direction separates the bodies: `ahead`, the direction one quasi-Newton step
+    /// past the last one tested, `steps` direction updates from the start.
+    Undecided { ahead: Vector3<f64>, steps: u32 },
     /// A body has no log-domain support function: nothing was tested.
     NotApplicable,
 }
@@ -395,12 +416,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at
     /// the start direction (or, `surrogate_first`, one ascent step of the bodies' ellipsoids
-    /// from it) and then along up to [`PREFILTER_PROBES`] ascent probes (`ascent`, from the
-    /// approximate support points of the last direction), before the exact search. Each
-    /// test evaluates both support functions at once in the log domain (`coarse_support::
-    /// support_logs`, `SmoothConvex::log_support`), at about a third of the latency of the exact
-    /// points. The bounds' margin (`1e-7` relative) only sends pairs whose gap is within it to the
-    /// exact search.
+    /// from it) and then along up to [`PREFILTER_PROBES`] quasi-Newton steps of the support gap's
+    /// ascent on the approximate support points (`curvature_step`, the curvature model from the
+    /// ellipsoids at the first direction, `ellipsoid_curvature`, then `secant_update`), before
+    /// the exact search. Each test evaluates both support functions at once in the log domain
+    /// (`coarse_support::support_logs`, `SmoothConvex::log_support`), at about a third of the
+    /// latency of the exact points. The bounds' margin (`1e-7` relative) only sends pairs whose
+    /// gap is within it to the exact search. Undecided, it returns the direction one step past the
+    /// last it tested: where the ascent has converged ([`PREFILTER_CONVERGED`]), within about
+    /// `1e-8` rad of the common normal.
     fn prefilter(&self, start: Vector3<f64>, surrogate_first: bool) -> Prefilter {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return Prefilter::NotApplicable;
@@ -433,7 +457,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 (c, steps) = (ahead, 1);
             }
         }
-        for _ in 0..=PREFILTER_PROBES {
+        // The curvature model of the quasi-Newton ascent and the last direction and `d` it saw.
+        let mut model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)> = None;
+        for probe in 0..=PREFILTER_PROBES {
             let cb = -(self.rotation.transpose() * c);
             let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
             let gap = c.dot(&t)
@@ -450,10 +476,85 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             if gap > 0.0 {
                 return Prefilter::Apart { points, gap, steps };
             }
-            c = Self::ascent(&points, p1.norm() + q2.norm());
+            let curvature = match model {
+                None => self.ellipsoid_curvature(&log_a.r, &log_b.r, &c),
+                Some((m, c_before, d_before)) => {
+                    secant_update(m, c - c_before, d_before - points.d)
+                }
+            };
+            let step = Self::curvature_step(&points, &curvature);
+            let ahead = (c + step).normalize();
+            if probe == PREFILTER_PROBES
+                || step.norm() <= PREFILTER_CONVERGED
+                || !ahead.iter().all(|v| v.is_finite())
+            {
+                return Prefilter::Undecided {
+                    ahead: if ahead.iter().all(|v| v.is_finite()) {
+                        ahead
+                    } else {
+                        c
+                    },
+                    steps,
+                };
+            }
+            model = Some((curvature, c, points.d));
+            c = ahead;
             steps += 1;
         }
-        Prefilter::Undecided(c)
+        Prefilter::Undecided { ahead: c, steps }
+    }
+
+    /// `M = J_A(c) + R J_B(-R^T c) R^T` (A's frame) of the ellipsoids with the bodies' semi-axes
+    /// `ra`, `rb`: `d(d)/dc = -M` for the support points of the ellipsoids, whose Jacobian at
+    /// the body-frame normal `n` is `(D^2 - p p^T) / |D n|` with `D = diag(r)`, `p = D^2 n / |D n|`.
+    fn ellipsoid_curvature(&self, ra: &[f64; 3], rb: &[f64; 3], c: &Vector3<f64>) -> Matrix3<f64> {
+        let jacobian = |r: &[f64; 3], n: &Vector3<f64>| {
+            let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
+            let inv = 1.0 / m.norm();
+            let p = Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv;
+            (Matrix3::from_diagonal(&Vector3::new(r[0] * r[0], r[1] * r[1], r[2] * r[2]))
+                - p * p.transpose())
+                * inv
+        };
+        let rt = self.rotation.transpose();
+        jacobian(ra, c) + self.rotation * jacobian(rb, &-(rt * c)) * rt
+    }
+
+    /// The ascent step of the support gap at `points` on the curvature model `m`: the gap's
+    /// gradient in the tangent plane is `d_t` and its Hessian `-(P M P + g P)`; the step solves
+    /// `(P M P + g P) s = d_t`, shifted where that is not positive definite (as in `polish`) and
+    /// at most [`MAX_STEP`] long.
+    fn curvature_step(points: &Points, m: &Matrix3<f64>) -> Vector3<f64> {
+        let chart = Chart::new(points.c);
+        let g = points.support_gap();
+        let (e2, e3) = (chart.e2, chart.e3);
+        let (me2, me3) = (m * e2, m * e3);
+        let a = Matrix2::new(
+            e2.dot(&me2) + g,
+            0.5 * (e2.dot(&me3) + e3.dot(&me2)),
+            0.5 * (e2.dot(&me3) + e3.dot(&me2)),
+            e3.dot(&me3) + g,
+        );
+        let (half_trace, disc) = symmetric_eigen_split(&a);
+        let smallest = half_trace - disc;
+        let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
+        let shift = if smallest < floor {
+            floor - smallest
+        } else {
+            0.0
+        };
+        let grad = Vector2::new(e2.dot(&points.d), e3.dot(&points.d));
+        let s = (a + Matrix2::identity() * shift)
+            .lu()
+            .solve(&grad)
+            .unwrap_or(grad);
+        let len = s.norm();
+        let s = if len > MAX_STEP {
+            s * (MAX_STEP / len)
+        } else {
+            s
+        };
+        e2 * s.x + e3 * s.y
     }
 
     /// One ascent step of the support gap from `points`: its gradient in the angles is `d_t` (the
@@ -482,14 +583,16 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (a.0.min(b.0), a.1.max(b.1))
     }
 
-    /// Whether both bodies' squareness parameters lie in [`MODERATE_SQUARENESS`], where a new
-    /// pair's Newton descent starts from the prefilter's last ascent direction instead of the
-    /// centre line, and the restart takes [`GLOBAL_STARTS`] directions.
+    /// Whether both bodies' squareness parameters lie in [`MODERATE_SQUARENESS`], where the
+    /// Newton descent of a pair that did not touch at its last query (or is new) starts from the
+    /// prefilter's last ascent direction instead of its start (the centre line, or the last
+    /// separating direction), and the restart takes [`GLOBAL_STARTS`] directions.
     ///
-    /// Beyond the paper, which starts at the centre line (`alpha = 0`): the prefilter's ascent
-    /// steps climb the support gap towards the contact direction, and starting there saves about
-    /// two Newton steps of a cold penetrating pair (`validate`: median iterations 6 -> 4 on the
-    /// protocol's interval 3). Where a body is nearly pointed or nearly a box (`eps` near 2 or
+    /// Beyond the paper, which starts at the centre line (`alpha = 0`): the prefilter's
+    /// quasi-Newton ascent climbs the support gap to the common normal of the approximate support
+    /// points, and from there most cold penetrating pairs need a single Newton iteration
+    /// (`validate`, interval 3: median Newton iterations 4 -> 1; 6 -> 4 with the three plain
+    /// ascent probes the prefilter took before). Where a body is nearly pointed or nearly a box (`eps` near 2 or
     /// 0), the descent from there meets more local minima that the trust test and the restarts
     /// do not tell from the global one than the descent from the centre line does (interval 4 of
     /// the protocol, `eps` in [0.1, 1.9], over 3 x 10^6 pairs at each of five seeds): those pairs
@@ -536,6 +639,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             ),
             excluded: false,
             iterations: 0,
+            probes: 0,
             restarts: 0,
             local_minima: 0,
         };
@@ -551,16 +655,18 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             match self.prefilter(start, history == History::None) {
                 Prefilter::Apart { points, gap, steps } => {
                     solution.iterations = steps;
+                    solution.probes = steps;
                     return Ok(self.finish_with_gap(solution, points, gap, true));
                 }
                 // The prefilter has tried the directions ahead of the start (to within its
                 // margin): the descent starts with the derivatives at the start, whose points
-                // give the exact test there; for a new pair of moderate squareness, one ascent
+                // give the exact test there; for a pair of moderate squareness, one quasi-Newton
                 // step past the last direction it tried (`Self::moderate_squareness`).
-                Prefilter::Undecided(ahead) => {
-                    let probe_start = history == History::None
-                        && self.moderate_squareness()
-                        && ahead.iter().all(|v| v.is_finite());
+                Prefilter::Undecided { ahead, steps } => {
+                    solution.iterations = steps;
+                    solution.probes = steps;
+                    let probe_start =
+                        self.moderate_squareness() && ahead.iter().all(|v| v.is_finite());
                     Start::Derivatives(if probe_start { ahead } else { start })
                 }
                 Prefilter::NotApplicable => Start::Points(self.points(start)),
@@ -872,6 +978,18 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         solution.excluded = excluded;
         solution
     }
+}
+
+/// The BFGS update of the curvature model `m` (`d(d)/dc ~ -m`) by the secant pair: the direction
+/// moved by `s` and `d` by `-y`; unchanged where `y . s` is not positive (no curvature seen).
+fn secant_update(m: Matrix3<f64>, s: Vector3<f64>, y: Vector3<f64>) -> Matrix3<f64> {
+    let ys = y.dot(&s);
+    let ms = m * s;
+    let sms = s.dot(&ms);
+    if !(ys > 0.0 && sms > 0.0) {
+        return m;
+    }
+    m - ms * ms.transpose() / sms + y * y.transpose() / ys
 }
 
 /// The eigenvalues of the symmetric 2x2 `m` as `half_trace -+ disc`: `(half_trace, disc)`.

@@ -491,3 +491,74 @@ fn nearly_pointed_or_box_like_pairs_reach_the_constructed_depth() {
         );
     }
 }
+
+#[test]
+fn the_secant_update_meets_the_secant_equation_and_skips_without_curvature() {
+    let m = Matrix3::new(2.0, 0.3, 0.0, 0.3, 1.0, 0.1, 0.0, 0.1, 0.5);
+    let s = Vector3::new(0.01, -0.02, 0.005);
+    let y = Vector3::new(0.03, -0.01, 0.002);
+    assert!(y.dot(&s) > 0.0);
+    let updated = secant_update(m, s, y);
+    assert!((updated * s - y).norm() < 1e-15 * y.norm().max(1.0) * 10.0);
+    assert!((updated - updated.transpose()).norm() < 1e-15);
+    // No curvature along the step (y . s <= 0): the model is kept.
+    assert_eq!(secant_update(m, s, -y), m);
+}
+
+/// `n` pseudo-random numbers in [0, 1) (xorshift), for reproducible configurations.
+fn uniform(seed: u64, n: usize) -> Vec<f64> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}
+
+#[test]
+fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
+    // The protocol's construction (interval 3: radii in (0.5, 3), eps in [0.3, 1.7]): B placed so
+    // that its point with normal -u lies `depth` behind A's point with normal u, along u: a
+    // common normal with that depth. The prefilter's quasi-Newton ascent on the log-domain support
+    // points ends within ~1e-8 rad of it, so the exact search's first Newton step converges.
+    let (mut one, mut total, mut probes) = (0, 0, 0);
+    for seed in 0..200u64 {
+        let r = uniform(seed, 15);
+        let body = |k: usize| {
+            Superellipsoid::new(
+                0.5 + 2.5 * r[k],
+                0.5 + 2.5 * r[k + 1],
+                0.5 + 2.5 * r[k + 2],
+                0.3 + 1.4 * r[k + 3],
+                0.3 + 1.4 * r[k + 4],
+            )
+            .unwrap()
+        };
+        let (a, b) = (body(0), body(5));
+        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+        let rot = UnitQuaternion::from_scaled_axis(Vector3::new(3.0 * r[13], -2.0 * r[14], 1.0));
+        let depth = 1e-3 * (0.1 + r[13]);
+        let p1 = a.support_point(&u);
+        let q2 = b.support_point(&(rot.inverse() * -u));
+        let pose_b = Pose::new(p1 - u * depth - rot * q2, rot);
+        let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+        let c = solution.contact;
+        assert!(c.touching, "seed {seed}");
+        assert!(
+            ((c.penetration - depth) / depth).abs() < 1e-6,
+            "seed {seed}: {} against {depth}",
+            c.penetration
+        );
+        let newton = solution.iterations - solution.probes;
+        one += (newton == 1) as u32;
+        probes += solution.probes;
+        total += 1;
+    }
+    // Most take one Newton iteration (four to eight before the quasi-Newton prefilter), after
+    // a handful of log-domain steps.
+    assert!(one * 10 >= total * 8, "{one} of {total}");
+    assert!(probes <= total * (PREFILTER_PROBES + 1), "{probes}");
+}
