@@ -32,6 +32,11 @@ const BINS: usize = 51;
 /// Relative depth error above which a penetrating answer counts as wrong.
 const DEPTH_TOLERANCE: f64 = 1e-6;
 
+/// The rounding of the constructed configuration, per unit of B's distance from A (8 units in
+/// the last place): a deeper answer within it of the 1e-6 relative bound is counted apart from
+/// the wrong ones ([`Stats::within_roundoff`]).
+const ROUNDOFF_FLOOR: f64 = 8.0 * f64::EPSILON;
+
 /// What one interval and series produced.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
@@ -46,6 +51,9 @@ pub struct Stats {
     max_restarts: u32,
     local_minima: u64,
     wrong: MustBeZero,
+    /// Penetrating answers deeper than the construction by more than 1e-6 relative but within
+    /// the construction's own rounding ([`ROUNDOFF_FLOOR`]): depths below ~1e-9.
+    within_roundoff: u64,
     not_overlapping: u64,
     shallower: u64,
     kinked: u64,
@@ -78,6 +86,7 @@ impl Stats {
         self.max_restarts = self.max_restarts.max(o.max_restarts);
         self.local_minima += o.local_minima;
         self.wrong.0 += o.wrong.0;
+        self.within_roundoff += o.within_roundoff;
         self.not_overlapping += o.not_overlapping;
         self.shallower += o.shallower;
         self.kinked += o.kinked;
@@ -208,7 +217,15 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
                 s.shallower += 1;
                 s.max_shallower = s.max_shallower.max(-relative);
             } else if relative > DEPTH_TOLERANCE {
-                s.wrong.count(true);
+                // The construction places B to the rounding of its position: below that, a
+                // depth off by more than 1e-6 relative (only depths under ~1e-9 can be) is not
+                // told from the reference's own error, and is counted apart.
+                let floor = ROUNDOFF_FLOOR * (1.0 + p.pose_b.position.norm());
+                if c.penetration - depth <= DEPTH_TOLERANCE * depth + floor {
+                    s.within_roundoff += 1;
+                } else {
+                    s.wrong.count(true);
+                }
             } else {
                 s.accurate += 1;
                 let point = (c.point_a - p.point_a)
@@ -402,7 +419,11 @@ pub fn validate(options: &Options) -> Outcome {
             format!("{} ({} at a kink)", s2.shallower, s2.kinked),
             sci(s2.max_shallower),
             s2.not_overlapping.to_string(),
-            s2.wrong.0.to_string(),
+            if s2.within_roundoff > 0 {
+                format!("{} ({} within round-off)", s2.wrong.0, s2.within_roundoff)
+            } else {
+                s2.wrong.0.to_string()
+            },
         ]);
         t3.row(vec![
             i,
@@ -422,7 +443,9 @@ pub fn validate(options: &Options) -> Outcome {
     report += &t2.render();
     report += &t3.render();
     report += "\nwrong: series 1 reported touching, or a separation not in (0, the constructed distance]; series 2 reported apart without a real \
-               separating plane, deeper than the construction by more than 1e-6 relative, or a \
+               separating plane, deeper than the construction by more than 1e-6 relative (plus \
+               the construction's own rounding, 8 ulp of B's distance: the few deeper answers \
+               within it, all on depths below ~1e-9, are shown apart as \"within round-off\"), or a \
                shallower answer that is neither a common normal (|d x c| <= 1e-9 (1 + |d|)) nor a \
                local maximum of the support gap (\"at a kink\": a nearly flat face puts the common \
                normal beyond double precision). \"not overlapping\": the constructed common normal \
