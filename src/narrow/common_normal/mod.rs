@@ -149,8 +149,8 @@ const PREFILTER_CONVERGED: f64 = 1e-5;
 
 /// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
 /// (`Bodies::moderate_squareness`): its descent after the prefilter starts from the prefilter's
-/// last ascent direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a body is nearly
-/// box-like ([`SMOOTH_RATIO_BOXY`]), above it nearly pointed.
+/// last ascent direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a
+/// body is nearly box-like ([`SMOOTH_RATIO_BOXY`]), above it nearly pointed.
 const MODERATE_SQUARENESS: (f64, f64) = (0.25, 1.75);
 
 /// Relative rounding of a support gap (a difference of coordinates of the size of the centre
@@ -506,7 +506,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// `M = J_A(c) + R J_B(-R^T c) R^T` (A's frame) of the ellipsoids with the bodies' semi-axes
     /// `ra`, `rb`: `d(d)/dc = -M` for the support points of the ellipsoids, whose Jacobian at
-    /// the body-frame normal `n` is `(D^2 - p p^T) / |D n|` with `D = diag(r)`, `p = D^2 n / |D n|`.
+    /// the body-frame normal `n` is `(D^2 - p p^T) / |D n|` with `D = diag(r)` and
+    /// `p = D^2 n / |D n|`.
     fn ellipsoid_curvature(&self, ra: &[f64; 3], rb: &[f64; 3], c: &Vector3<f64>) -> Matrix3<f64> {
         let jacobian = |r: &[f64; 3], n: &Vector3<f64>| {
             let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
@@ -592,11 +593,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// quasi-Newton ascent climbs the support gap to the common normal of the approximate support
     /// points, and from there most cold penetrating pairs need a single Newton iteration
     /// (`validate`, interval 3: median Newton iterations 4 -> 1; 6 -> 4 with the three plain
-    /// ascent probes the prefilter took before). Where a body is nearly pointed or nearly a box (`eps` near 2 or
-    /// 0), the descent from there meets more local minima that the trust test and the restarts
-    /// do not tell from the global one than the descent from the centre line does (interval 4 of
-    /// the protocol, `eps` in [0.1, 1.9], over 3 x 10^6 pairs at each of five seeds): those pairs
-    /// keep the centre line.
+    /// ascent probes the prefilter took before). Where a body is nearly pointed or nearly a box
+    /// (`eps` near 2 or 0), the descent from there meets more local minima that the trust test and
+    /// the restarts do not tell from the global one than the descent from the centre line does
+    /// (interval 4 of the protocol, `eps` in [0.1, 1.9], over 3 x 10^6 pairs at each of five
+    /// seeds): those pairs keep the centre line.
     fn moderate_squareness(&self) -> bool {
         let (lo, hi) = self.squareness();
         lo >= MODERATE_SQUARENESS.0 && hi <= MODERATE_SQUARENESS.1
