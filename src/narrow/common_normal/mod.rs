@@ -523,8 +523,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// The ascent step of the support gap at `points` on the curvature model `m`: the gap's
     /// gradient in the tangent plane is `d_t` and its Hessian `-(P M P + g P)`; the step solves
-    /// `(P M P + g P) s = d_t`, shifted where that is not positive definite (as in `polish`) and
-    /// at most [`MAX_STEP`] long.
+    /// `(P M P + g P) s = d_t`, shifted where that is not positive definite (`shifted_solve`, as
+    /// in `polish`) and at most [`MAX_STEP`] long.
     fn curvature_step(points: &Points, m: &Matrix3<f64>) -> Vector3<f64> {
         let chart = Chart::new(points.c);
         let g = points.support_gap();
@@ -536,19 +536,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             0.5 * (e2.dot(&me3) + e3.dot(&me2)),
             e3.dot(&me3) + g,
         );
-        let (half_trace, disc) = symmetric_eigen_split(&a);
-        let smallest = half_trace - disc;
-        let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
-        let shift = if smallest < floor {
-            floor - smallest
-        } else {
-            0.0
-        };
         let grad = Vector2::new(e2.dot(&points.d), e3.dot(&points.d));
-        let s = (a + Matrix2::identity() * shift)
-            .lu()
-            .solve(&grad)
-            .unwrap_or(grad);
+        let s = shifted_solve(&a, &grad);
         let len = s.norm();
         let s = if len > MAX_STEP {
             s * (MAX_STEP / len)
@@ -760,20 +749,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             let g = p.support_gap();
             let grad = Vector2::new(der.chart.e2.dot(&p.d), der.chart.e3.dot(&p.d));
-            // -Hessian of g; shifted until positive definite.
+            // -Hessian of g, shifted until positive definite.
             let a = der.tangent_curvature + Matrix2::identity() * g;
-            let (half_trace, disc) = symmetric_eigen_split(&a);
-            let smallest = half_trace - disc;
-            let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
-            let shift = if smallest < floor {
-                floor - smallest
-            } else {
-                0.0
-            };
-            let mut step = (a + Matrix2::identity() * shift)
-                .lu()
-                .solve(&grad)
-                .unwrap_or(grad);
+            let mut step = shifted_solve(&a, &grad);
             let len = step.norm();
             if len.is_nan() || len <= STEP_TOLERANCE {
                 break;
@@ -991,6 +969,25 @@ fn secant_update(m: Matrix3<f64>, s: Vector3<f64>, y: Vector3<f64>) -> Matrix3<f
         return m;
     }
     m - ms * ms.transpose() / sms + y * y.transpose() / ys
+}
+
+/// The solution of `(a + shift I) s = rhs` for the symmetric 2x2 `a`, shifted (Levenberg-Marquardt)
+/// so that its smallest eigenvalue is at least `1e-3` of its scale: an uphill step of a support
+/// gap whose Hessian is `-a` (`rhs` itself where the solve fails).
+#[inline]
+fn shifted_solve(a: &Matrix2<f64>, rhs: &Vector2<f64>) -> Vector2<f64> {
+    let (half_trace, disc) = symmetric_eigen_split(a);
+    let smallest = half_trace - disc;
+    let floor = 1e-3 * (half_trace.abs() + disc) + f64::MIN_POSITIVE;
+    let shift = if smallest < floor {
+        floor - smallest
+    } else {
+        0.0
+    };
+    (a + Matrix2::identity() * shift)
+        .lu()
+        .solve(rhs)
+        .unwrap_or(*rhs)
 }
 
 /// The eigenvalues of the symmetric 2x2 `m` as `half_trace -+ disc`: `(half_trace, disc)`.
