@@ -610,8 +610,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed or
-    /// box-like body) directions of `restart::ranked` and keeps the shallowest
-    /// converged answer whose overlap is certified, or stops at the first exclusion.
+    /// box-like body) directions of `restart::ranked` (for a pair of moderate squareness, each
+    /// first climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged
+    /// answer whose overlap is certified, or stops at the first exclusion.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
     /// Newton derivatives at `start`; any other first goes through `Self::prefilter` (a new pair
@@ -688,9 +689,32 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         } else {
             GLOBAL_STARTS_EXTREME
         };
+        let moderate = self.moderate_squareness();
         for candidate in candidates.into_iter().take(starts) {
             solution.restarts += 1;
-            match self.descend(Start::Points(candidate), &mut solution.iterations) {
+            // A pair of moderate squareness climbs from the lattice direction to the nearby
+            // approximate common normal first, as a new pair does (`Self::prefilter`): its
+            // descent then takes one or two Newton iterations instead of four to eight.
+            let start = if moderate {
+                match self.prefilter(candidate.c, false) {
+                    Prefilter::Apart { points, gap, steps } => {
+                        solution.iterations += steps;
+                        solution.probes += steps;
+                        return Ok(self.finish_with_gap(solution, points, gap, true));
+                    }
+                    Prefilter::Undecided { ahead, steps }
+                        if ahead.iter().all(|v| v.is_finite()) =>
+                    {
+                        solution.iterations += steps;
+                        solution.probes += steps;
+                        Start::Derivatives(ahead)
+                    }
+                    _ => Start::Points(candidate),
+                }
+            } else {
+                Start::Points(candidate)
+            };
+            match self.descend(start, &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
                 Descent::Converged { points, .. } => {
                     if !self.both_inside(&points) {

@@ -562,3 +562,46 @@ fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
     assert!(one * 10 >= total * 8, "{one} of {total}");
     assert!(probes <= total * (PREFILTER_PROBES + 1), "{probes}");
 }
+
+#[test]
+fn a_restarted_pointed_pair_of_moderate_squareness_reaches_the_constructed_depth() {
+    // From the benchmark's DEM-like sequences (interval 3): nearly pointed bodies whose first
+    // answer is not trusted (its curvature radius is below 20 times the depth), so all six
+    // restart directions are climbed by the quasi-Newton ascent and descended; the answer is the
+    // construction's common normal.
+    let a = Superellipsoid::new(
+        0.6042311880076968,
+        2.6961053219956828,
+        0.583755527436925,
+        1.5704841474476239,
+        1.6934813165218674,
+    )
+    .unwrap();
+    let b = Superellipsoid::new(
+        0.8337469789382663,
+        2.8379253198909944,
+        2.79308010210157,
+        1.6886584291059659,
+        1.2826679471695064,
+    )
+    .unwrap();
+    let rotation = UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+        0.1894180023481957,
+        -0.45392447158444854,
+        -0.8675215960332421,
+        0.07402482623508504,
+    ));
+    let pose_b = Pose::new(
+        Vector3::new(-1.0271301653620863, -2.6579993493953804, -2.527712382961329),
+        rotation,
+    );
+    let depth = 0.000504538683178845;
+    let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+    assert!(solution.restarts > 0);
+    assert!(solution.contact.touching);
+    assert!(
+        ((solution.contact.penetration - depth) / depth).abs() < 1e-9,
+        "{} against {depth}",
+        solution.contact.penetration
+    );
+}
