@@ -58,7 +58,8 @@ use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::shapes::{coarse_support, Shape, SmoothConvex, LOG_DOMAIN_MARGIN};
+use crate::shapes::coarse_support::SupportLogs;
+use crate::shapes::{coarse_support, LogSupport, Shape, SmoothConvex, LOG_DOMAIN_MARGIN};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
@@ -220,6 +221,15 @@ enum Prefilter {
     Undecided { ahead: Vector3<f64>, steps: u32 },
     /// A body has no log-domain support function: nothing was tested.
     NotApplicable,
+}
+
+/// Where a restart's descent starts: a lattice direction to climb first (by the prefilter's
+/// ascent), or the exact points at one.
+enum RestartFrom {
+    /// The direction alone.
+    Direction(Vector3<f64>),
+    /// The points at the direction.
+    Points(Points),
 }
 
 /// How one start ended.
@@ -430,8 +440,6 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             return Prefilter::NotApplicable;
         };
         let t = self.translation;
-        // Roundings of `c . t` and of the normalised `c`, relative to the terms of the gap.
-        let rounding = ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs());
         let mut c = start;
         let mut steps = 0;
         if surrogate_first {
@@ -460,19 +468,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // The curvature model of the quasi-Newton ascent and the last direction and `d` it saw.
         let mut model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)> = None;
         for probe in 0..=PREFILTER_PROBES {
-            let cb = -(self.rotation.transpose() * c);
-            let [a, b] = coarse_support::support_logs([&log_a, &log_b], [&c, &cb]);
-            let gap = c.dot(&t)
-                - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING)
-                - rounding;
-            let (p1, q2) = (a.point(&log_a), b.point(&log_b));
-            let p2 = t + self.rotation * q2;
-            let points = Points {
-                c,
-                p1,
-                p2,
-                d: p2 - p1,
-            };
+            let (gap, logs) = self.coarse_gap(&log_a, &log_b, &c);
+            let points = self.coarse_points(&log_a, &log_b, &logs, c);
             if gap > 0.0 {
                 return Prefilter::Apart { points, gap, steps };
             }
@@ -502,6 +499,46 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             steps += 1;
         }
         Prefilter::Undecided { ahead: c, steps }
+    }
+
+    /// The prefilter's certified lower bound of the support gap along the unit `c` (A's frame),
+    /// from the log-domain support functions `la`, `lb` of A and B (within their margin and the
+    /// roundings of `c . t` and of the normalised `c`), with the logarithms they leave for the
+    /// points ([`Self::coarse_points`]).
+    #[inline(always)]
+    fn coarse_gap(
+        &self,
+        la: &LogSupport,
+        lb: &LogSupport,
+        c: &Vector3<f64>,
+    ) -> (f64, [SupportLogs; 2]) {
+        let t = self.translation;
+        let rounding = ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs());
+        let cb = -(self.rotation.transpose() * c);
+        let [a, b] = coarse_support::support_logs([la, lb], [c, &cb]);
+        let gap =
+            c.dot(&t) - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING) - rounding;
+        (gap, [a, b])
+    }
+
+    /// The approximate support points along `c` (A's frame) from the logarithms of
+    /// [`Self::coarse_gap`] (to about `1e-7` of the bodies' size).
+    #[inline(always)]
+    fn coarse_points(
+        &self,
+        la: &LogSupport,
+        lb: &LogSupport,
+        logs: &[SupportLogs; 2],
+        c: Vector3<f64>,
+    ) -> Points {
+        let (p1, q2) = (logs[0].point(la), logs[1].point(lb));
+        let p2 = self.translation + self.rotation * q2;
+        Points {
+            c,
+            p1,
+            p2,
+            d: p2 - p1,
+        }
     }
 
     /// `M = J_A(c) + R J_B(-R^T c) R^T` (A's frame) of the ellipsoids with the bodies' semi-axes
@@ -679,24 +716,56 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             Descent::Stalled(points) => keep(points, &mut best),
         }
-        let candidates = restart::ranked(|c| self.points(c));
-        if candidates[0].support_gap() > 0.0 {
-            solution.restarts = 1;
-            return Ok(self.finish(solution, candidates[0], true));
-        }
-        let starts = if self.moderate_squareness() {
-            GLOBAL_STARTS
-        } else {
-            GLOBAL_STARTS_EXTREME
-        };
+        // The restart directions, best first. A pair of moderate squareness ranks them on the
+        // prefilter's certified log-domain gap (a third of the exact points' cost; no start
+        // points are needed, since each start is climbed by the prefilter's quasi-Newton ascent,
+        // `Self::prefilter`, which leaves one or two Newton iterations); others on the exact
+        // points, each a start of the descent as it is.
         let moderate = self.moderate_squareness();
-        for candidate in candidates.into_iter().take(starts) {
+        let logs = if moderate {
+            self.a.log_support().zip(self.b.log_support())
+        } else {
+            None
+        };
+        let candidates: Vec<RestartFrom> = match &logs {
+            Some((la, lb)) => {
+                let ranked = restart::ranked_directions(|c| self.coarse_gap(la, lb, c).0);
+                if ranked[0].0 > 0.0 {
+                    let c = ranked[0].1;
+                    let (gap, logs) = self.coarse_gap(la, lb, &c);
+                    solution.restarts = 1;
+                    let points = self.coarse_points(la, lb, &logs, c);
+                    return Ok(self.finish_with_gap(solution, points, gap, true));
+                }
+                ranked
+                    .into_iter()
+                    .take(GLOBAL_STARTS)
+                    .map(|(_, c)| RestartFrom::Direction(c))
+                    .collect()
+            }
+            None => {
+                let ranked = restart::ranked(|c| self.points(c));
+                if ranked[0].support_gap() > 0.0 {
+                    solution.restarts = 1;
+                    return Ok(self.finish(solution, ranked[0], true));
+                }
+                let starts = if moderate {
+                    GLOBAL_STARTS
+                } else {
+                    GLOBAL_STARTS_EXTREME
+                };
+                ranked
+                    .into_iter()
+                    .take(starts)
+                    .map(RestartFrom::Points)
+                    .collect()
+            }
+        };
+        for candidate in candidates {
             solution.restarts += 1;
-            // A pair of moderate squareness climbs from the lattice direction to the nearby
-            // approximate common normal first, as a new pair does (`Self::prefilter`): its
-            // descent then takes one or two Newton iterations instead of four to eight.
-            let start = if moderate {
-                match self.prefilter(candidate.c, false) {
+            let start = match candidate {
+                RestartFrom::Points(points) => Start::Points(points),
+                RestartFrom::Direction(c) => match self.prefilter(c, false) {
                     Prefilter::Apart { points, gap, steps } => {
                         solution.iterations += steps;
                         solution.probes += steps;
@@ -709,10 +778,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                         solution.probes += steps;
                         Start::Derivatives(ahead)
                     }
-                    _ => Start::Points(candidate),
-                }
-            } else {
-                Start::Points(candidate)
+                    _ => Start::Points(self.points(c)),
+                },
             };
             match self.descend(start, &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),

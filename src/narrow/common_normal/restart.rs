@@ -30,6 +30,14 @@ pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points) -> Vec<Points> {
     scored
 }
 
+/// [`ranked`] on a score of each direction alone (a certified lower bound of its support gap,
+/// say) where the start points are not wanted: `(score, direction)`, highest score first.
+pub fn ranked_directions(mut score: impl FnMut(&Vector3<f64>) -> f64) -> Vec<(f64, Vector3<f64>)> {
+    let mut scored: Vec<(f64, Vector3<f64>)> = lattice().map(|c| (score(&c), c)).collect();
+    scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+    scored
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
