@@ -103,6 +103,12 @@ impl<'a> PolyhedronPair<'a> {
     /// from the face's half-space (the valid entrance of Zheng et al. 2017, section 2.1.1).
     #[inline]
     pub fn face_a_cover(&self, f: usize, v: usize) -> Evaluated {
+        self.face_a_cover_placed(f, v, &self.b_vertex(v))
+    }
+
+    /// [`Self::face_a_cover`] with B's vertex `v` already placed in A's frame: `placed`.
+    #[inline]
+    pub fn face_a_cover_placed(&self, f: usize, v: usize, placed: &Vector3<f64>) -> Evaluated {
         let n = self.a.face_normal(f);
         Evaluated {
             cover: Cover::FaceVertex {
@@ -110,7 +116,7 @@ impl<'a> PolyhedronPair<'a> {
                 vertex_b: v,
             },
             axis: n,
-            overlap: self.a.face_offset(f) - n.dot(&self.b_vertex(v)),
+            overlap: self.a.face_offset(f) - n.dot(placed),
         }
     }
 

@@ -269,20 +269,12 @@ impl LowestUnderFaces {
         slot.cap
     }
 
-    /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover`], with the lowest
+    /// The v-f cover of A's face `f` ([`PolyhedronPair::face_a_cover_placed`], with the lowest
     /// vertex's position kept here).
     #[inline]
     fn face_a_cover(&mut self, pair: &PolyhedronPair, f: usize, hints: &mut Hints) -> Evaluated {
-        let lowest = *self.get(pair, f, hints);
-        let n = pair.a.face_normal(f);
-        Evaluated {
-            cover: Cover::FaceVertex {
-                face_a: f,
-                vertex_b: lowest.vertex,
-            },
-            axis: n,
-            overlap: pair.a.face_offset(f) - n.dot(&lowest.position),
-        }
+        let lowest = self.get(pair, f, hints);
+        pair.face_a_cover_placed(f, lowest.vertex, &lowest.position)
     }
 }
 
