@@ -447,12 +447,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // spheres, closed form with no power, and from the centre line a far better first
             // direction for the others (interval 3 of the protocol: 73 % of the separated pairs
             // excluded there, against 49 % at the centre line).
-            let ellipsoid = |r: &[f64; 3], n: &Vector3<f64>| {
-                let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
-                Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) / m.norm()
-            };
-            let e1 = ellipsoid(&log_a.r, &c);
-            let f2 = ellipsoid(&log_b.r, &-(self.rotation.transpose() * c));
+            let e1 = ellipsoid_point(&log_a.r, &c).0;
+            let f2 = ellipsoid_point(&log_b.r, &-(self.rotation.transpose() * c)).0;
             let e2 = t + self.rotation * f2;
             let surrogate = Points {
                 c,
@@ -481,18 +477,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             };
             let step = Self::curvature_step(&points, &curvature);
             let ahead = (c + step).normalize();
-            if probe == PREFILTER_PROBES
-                || step.norm() <= PREFILTER_CONVERGED
-                || !ahead.iter().all(|v| v.is_finite())
-            {
-                return Prefilter::Undecided {
-                    ahead: if ahead.iter().all(|v| v.is_finite()) {
-                        ahead
-                    } else {
-                        c
-                    },
-                    steps,
-                };
+            let finite = ahead.iter().all(|v| v.is_finite());
+            if probe == PREFILTER_PROBES || step.norm() <= PREFILTER_CONVERGED || !finite {
+                let ahead = if finite { ahead } else { c };
+                return Prefilter::Undecided { ahead, steps };
             }
             model = Some((curvature, c, points.d));
             c = ahead;
@@ -547,9 +535,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// `p = D^2 n / |D n|`.
     fn ellipsoid_curvature(&self, ra: &[f64; 3], rb: &[f64; 3], c: &Vector3<f64>) -> Matrix3<f64> {
         let jacobian = |r: &[f64; 3], n: &Vector3<f64>| {
-            let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
-            let inv = 1.0 / m.norm();
-            let p = Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv;
+            let (p, inv) = ellipsoid_point(r, n);
             (Matrix3::from_diagonal(&Vector3::new(r[0] * r[0], r[1] * r[1], r[2] * r[2]))
                 - p * p.transpose())
                 * inv
@@ -647,9 +633,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed or
-    /// box-like body) directions of `restart::ranked` (for a pair of moderate squareness, each
-    /// first climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged
-    /// answer whose overlap is certified, or stops at the first exclusion.
+    /// box-like body) directions of `restart::ranked` (a pair of moderate squareness: of
+    /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
+    /// climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged answer
+    /// whose overlap is certified, or stops at the first exclusion.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
     /// Newton derivatives at `start`; any other first goes through `Self::prefilter` (a new pair
@@ -1048,6 +1035,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         solution.excluded = excluded;
         solution
     }
+}
+
+/// The support point of the ellipsoid with semi-axes `r` along the (body-frame) direction `n`,
+/// `D^2 n / |D n|` with `D = diag(r)`, and `1 / |D n|`.
+#[inline]
+fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
+    let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
+    let inv = 1.0 / m.norm();
+    (Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv, inv)
 }
 
 /// The BFGS update of the curvature model `m` (`d(d)/dc ~ -m`) by the secant pair: the direction
