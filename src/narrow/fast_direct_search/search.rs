@@ -39,6 +39,11 @@
 //! of the contact face end there: their arcs start at the face's normal, where the bound is the
 //! depth itself.
 //!
+//! Where the best cover so far is a crossing of one of A's edges with an edge of B, that edge's
+//! arc needs no walk when both ends of B's edge are witnesses whose bounds leave below the bar
+//! only an interval about the crossing that lies in those two vertices' cells of B's map
+//! (`only_own_crossing`); a walk never evaluates the best cover again.
+//!
 //! The bounds are exact (a slack far above rounding keeps every cover within it of `D`), so the
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
@@ -171,6 +176,24 @@ impl<'p> Running<'p> {
             .a
             .edge_arc(i)
             .max_dot_exceeds(&(self.witness_b - tail), -self.bar)
+    }
+
+    /// B's edge of the best cover so far, if it is an e-e cover of A's edge `i`.
+    #[inline]
+    fn best_crossing_of(&self, i: usize) -> Option<usize> {
+        match self.best?.cover {
+            Cover::EdgeEdge { edge_a, edge_b } if edge_a == i => Some(edge_b),
+            _ => None,
+        }
+    }
+
+    /// A's face of the best cover so far, if it is a v-f cover of A's face.
+    #[inline]
+    fn best_face_a(&self) -> Option<usize> {
+        match self.best?.cover {
+            Cover::FaceVertex { face_a, .. } => Some(face_a),
+            _ => None,
+        }
     }
 
     fn outcome(&self) -> Outcome {
@@ -482,6 +505,76 @@ fn lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
         .all(|&e| n.dot(&b.vertex(b.edge(e).other_vertex(v))) >= height)
 }
 
+/// Whether B's vertex `v` is strictly lowest along `n` (B's frame): every neighbour lies higher.
+#[inline]
+fn strictly_lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
+    let height = n.dot(&b.vertex(v));
+    b.vertex_edges(v)
+        .iter()
+        .all(|&e| n.dot(&b.vertex(b.edge(e).other_vertex(v))) > height)
+}
+
+/// The chord parameters `[lo, hi]` of an arc (`(1 - l) start + l end`) where both linear bounds,
+/// `(f_start, f_end)` and `(g_start, g_end)` at its ends, are below `bar`; `None` where nowhere.
+#[inline]
+fn below_both(f: (f64, f64), g: (f64, f64), bar: f64) -> Option<(f64, f64)> {
+    // Where one linear bound is below the bar: all of [0, 1], a part at one end, or nothing.
+    let below = |(at_start, at_end): (f64, f64)| match (at_start < bar, at_end < bar) {
+        (true, true) => Some((0.0, 1.0)),
+        (true, false) => Some((0.0, (bar - at_start) / (at_end - at_start))),
+        (false, true) => Some(((at_start - bar) / (at_start - at_end), 1.0)),
+        (false, false) => None,
+    };
+    let ((lo_f, hi_f), (lo_g, hi_g)) = (below(f)?, below(g)?);
+    let (lo, hi) = (lo_f.max(lo_g), hi_f.min(hi_g));
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// Whether the best cover so far, the e-e cover of A's edge `i` and B's edge `j`, is the only
+/// cover on `i`'s Gauss arc that may lie below `bar > 0` (beyond the paper's text): then `i` needs
+/// no walk. The walk along `i` would mostly meet that crossing again, since its piece below the
+/// bar reaches just past it.
+///
+/// Both ends `y0`, `y1` of `j` are witnesses: the overlap along a unit `n` is at least
+/// `n . (x - y)` for A's point `x` (here `i`'s tail) and any point `y` of B, and over the arc this
+/// is at least its value at the chord point, `(1 - l) b_start + l b_end`, where that is not
+/// negative (module documentation). So covers below the bar lie where both bounds are, over a
+/// chord interval `[lo, hi]` about the crossing. If the arc's ends over it lie strictly inside
+/// the cells of `y0` and `y1` on `-B`'s Gauss map (one each) and the arc between them crosses `j`'s
+/// arc strictly inside it, each half lies in one cell (cells are convex) and the only arc of B it
+/// meets is `j`'s.
+fn only_own_crossing(pair: &PolyhedronPair, i: usize, j: usize, bar: f64) -> bool {
+    let (a, b) = (pair.a, pair.b);
+    let arc = a.edge_arc(i);
+    let x = a.vertex(a.edge(i).tail());
+    let edge_b = b.edge(j);
+    let (y0, y1) = (edge_b.tail(), edge_b.head());
+    let (w0, w1) = (x - pair.b_vertex(y0), x - pair.b_vertex(y1));
+    let Some((lo, hi)) = below_both(
+        (arc.start.dot(&w0), arc.end.dot(&w0)),
+        (arc.start.dot(&w1), arc.end.dot(&w1)),
+        bar,
+    ) else {
+        return false;
+    };
+    // The interval's ends on the arc, in B's frame (positive multiples of the unit normals).
+    let chord = |l: f64| pair.rotation_t * (arc.start * (1.0 - l) + arc.end * l);
+    let (p, q) = (chord(lo), chord(hi));
+    let in_cells = |first: usize, second: usize| {
+        strictly_lowest_along(b, first, &p) && strictly_lowest_along(b, second, &q)
+    };
+    let arc_j = b.edge_arc(j);
+    (in_cells(y0, y1) || in_cells(y1, y0))
+        && arcs_cross_planes(
+            &p,
+            &q,
+            &p.cross(&q),
+            &-arc_j.start,
+            &-arc_j.end,
+            &arc_j.plane,
+        )
+}
+
 /// The e-e covers of A's edge `edge` on the `piece` of its Gauss arc: its crossings with the arcs
 /// of `-B`'s map, found by walking that map along the piece (an overlay of the two Gauss maps,
 /// beyond the paper's text). The walk starts in the cell of `start`, B's vertex lowest along the
@@ -512,14 +605,25 @@ fn walk_crossings(
                 Walk::Lost
             };
         };
-        match pair.crossing_edge_cover(edge, e) {
-            Some(cover) => {
-                if run.consider(cover) {
-                    return Walk::Separated;
+        // The best cover so far is this crossing most often (a walk along its own edge, whose
+        // piece below the bar reaches just past it): already considered, not evaluated again.
+        let known = run.best.is_some_and(|b| {
+            b.cover
+                == Cover::EdgeEdge {
+                    edge_a: edge.index,
+                    edge_b: e,
                 }
+        });
+        if !known {
+            match pair.crossing_edge_cover(edge, e) {
+                Some(cover) => {
+                    if run.consider(cover) {
+                        return Walk::Separated;
+                    }
+                }
+                // Crossing but (near) parallel edges: no cover, the walk goes on.
+                None => run.covers += 1,
             }
-            // Crossing but (near) parallel edges: no cover, the walk goes on.
-            None => run.covers += 1,
         }
         v = b.edge(e).other_vertex(v);
         entry = e;
@@ -641,6 +745,13 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             // The crossings on the part of this edge's arc where the witness bound is below the
             // bar, by walking B's Gauss map along it from the end where it is lowest; none when
             // the part lies in the cell where the walk starts.
+            if run.bar > 0.0
+                && run
+                    .best_crossing_of(i)
+                    .is_some_and(|j| only_own_crossing(pair, i, j, run.bar))
+            {
+                continue;
+            }
             let tail = a.vertex(edge.tail());
             let arc = a.edge_arc(i);
             let to_witness = tail - run.witness_b;
@@ -651,14 +762,22 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             ) else {
                 continue;
             };
-            if !arc.max_dot_exceeds(&(centre_b - tail), r_b - run.bar) {
-                continue;
-            }
             let (first_face, first, other) = if piece.from_left {
                 (edge.left_face(), &arc.start, &arc.end)
             } else {
                 (edge.right_face(), &arc.end, &arc.start)
             };
+            // The edges of the best cover's face, when it is a face of A (whose arcs start at its
+            // normal): the witness is already the vertex lowest under that face, so narrowing
+            // cannot shorten the piece and the cap test comes first; it settles most of them.
+            if run.best_face_a() == Some(first_face)
+                && piece.within(arc, lowest.cap(pair, first_face, hints))
+            {
+                continue;
+            }
+            if !arc.max_dot_exceeds(&(centre_b - tail), r_b - run.bar) {
+                continue;
+            }
             // B's vertex lowest along the first end's normal, where the walk starts, is the
             // tightest witness there: the bound equals that face's own overlap.
             let start = *lowest.get(pair, first_face, hints);
@@ -710,6 +829,91 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pose::Pose;
+    use nalgebra::UnitQuaternion;
+
+    #[test]
+    fn both_bounds_are_below_the_bar_between_where_each_crosses_it() {
+        // f rises from 0 to 4 (below 1 up to l = 1/4), g falls from 4 to 0 (below 1 from 3/4).
+        assert_eq!(below_both((0.0, 4.0), (4.0, 0.0), 1.0), None);
+        // f below 1.5 up to l = 3/4, g from l = 1/4.
+        assert_eq!(below_both((0.0, 2.0), (2.0, 0.0), 1.5), Some((0.25, 0.75)));
+        // Both below everywhere, or one nowhere.
+        assert_eq!(below_both((0.0, 0.5), (0.2, 0.1), 1.0), Some((0.0, 1.0)));
+        assert_eq!(below_both((0.0, 0.5), (1.0, 2.0), 1.0), None);
+    }
+
+    /// Two unit cubes with crossing edges (A's along x on top, B's along y below), B lowered
+    /// into A by `depth` and turned by `twist` about the vertical.
+    fn crossing_cubes(depth: f64, twist: f64) -> (Polyhedron, Pose) {
+        let mut pts = Vec::new();
+        for x in [-0.5, 0.5] {
+            for y in [-0.5, 0.5] {
+                for z in [-0.5, 0.5] {
+                    pts.push(Vector3::new(x, y, z));
+                }
+            }
+        }
+        let cube = Polyhedron::new(&pts).unwrap();
+        let quarter = std::f64::consts::FRAC_PI_4;
+        let a = Pose::new(
+            Vector3::zeros(),
+            UnitQuaternion::from_scaled_axis(Vector3::new(quarter, 0.0, 0.0)),
+        );
+        let b = Pose::new(
+            Vector3::new(0.0, 0.0, std::f64::consts::SQRT_2 - depth),
+            UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, twist))
+                * UnitQuaternion::from_scaled_axis(Vector3::new(0.0, quarter, 0.0)),
+        );
+        (cube, a.relative(&b))
+    }
+
+    #[test]
+    fn a_crossing_is_alone_on_its_edge_below_the_bar() {
+        let (cube, rel) = crossing_cubes(0.01, 0.2);
+        let pair = PolyhedronPair::new(&cube, &cube, &rel);
+        let best = search(&pair, None, &mut Hints::default()).best;
+        let Cover::EdgeEdge { edge_a, edge_b } = best.cover else {
+            panic!("{best:?}");
+        };
+        assert!((best.overlap - 0.01).abs() < 1e-12);
+        // The search's own bar, and a loose one: A's edge crosses no other arc of B's map (B's
+        // bottom edge's two cells hold A's whole arc).
+        assert!(only_own_crossing(
+            &pair,
+            edge_a,
+            edge_b,
+            best.overlap + 1e-9
+        ));
+        assert!(only_own_crossing(&pair, edge_a, edge_b, 0.5));
+        // An edge of B whose arc A's arc does not cross settles nothing.
+        let other = (0..cube.num_edges())
+            .find(|&e| e != edge_b && !pair.arcs_cross(&pair.a_edge(edge_a), e))
+            .unwrap();
+        assert!(!only_own_crossing(
+            &pair,
+            edge_a,
+            other,
+            best.overlap + 1e-9
+        ));
+    }
+
+    #[test]
+    fn a_warm_crossing_is_settled_by_its_seed_and_the_faces_near_it() {
+        // The crossing found cold, then a step later (B twisted 1e-3 rad further): the warm search
+        // evaluates its seed and the two face covers whose bounds reach the bar, no crossing.
+        let (cube, rel) = crossing_cubes(0.01, 0.2);
+        let pair = PolyhedronPair::new(&cube, &cube, &rel);
+        let seed = search(&pair, None, &mut Hints::default()).best.cover;
+        let (_, moved) = crossing_cubes(0.01, 0.201);
+        let pair = PolyhedronPair::new(&cube, &cube, &moved);
+        let (vertex_a, vertex_b) = pair.support_of(&seed);
+        let warm = search(&pair, Some(seed), &mut Hints { vertex_a, vertex_b });
+        let cold = search(&pair, None, &mut Hints::default());
+        assert_eq!(warm.best.cover, seed);
+        assert_eq!(warm.best.overlap, cold.best.overlap);
+        assert!(warm.covers <= 3, "{warm:?}");
+    }
 
     #[test]
     fn the_piece_below_the_bar_runs_from_the_low_end_to_where_the_chord_bound_meets_it() {
