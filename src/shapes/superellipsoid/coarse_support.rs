@@ -12,9 +12,10 @@
 //!
 //! `L mu = L big1 + L(1 + 2^(q1 (L small1 - L big1))) / q1`, and the same for `L h` from `L mu` and
 //! `L |m3|`; `h = 2^(L h)`. The three input logarithms run in parallel; the chain is then two
-//! `exp2`, two `log2` and the final `exp2`, with no division and no return from the log domain
-//! between the levels (the accurate form takes four powers, each a `log2` and an `exp2`, and four
-//! divisions in series). The support point follows from the same logarithms:
+//! steps of `L(1 + 2^-t)` (one table lookup and one polynomial each, module `softplus`: not an
+//! `exp2` and then a `log2`) and the final `exp2`, with no division and no return from the log
+//! domain between the levels (the accurate form takes four powers, each a `log2` and an `exp2`,
+//! and four divisions in series). The support point follows from the same logarithms:
 //! `|x1| = r1 2^(beta1 (L|m1| - L mu) + beta2 (L mu - L h))`, `|x2|` likewise,
 //! `|x3| = r3 2^(beta2 (L|m3| - L h))`, `beta_i = q_i - 1`.
 //!
@@ -26,18 +27,20 @@
 //! # Error bound
 //!
 //! An absolute error `e` of a base-2 logarithm is a relative error below `0.7 e (1 + e)` of its
-//! power; a relative error `rho` of `s = 1 + t^q` in `[1, 2]` is an absolute error below
-//! `1.45 rho` of `L s`. Through one level whose input logarithms are off by at most `e_in`:
-//! `q (L small - L big)` is off by `q (2 e_in + 2.5e-13)`, so `t^q` and `s` by
-//! `1.4 q e_in + E_EXP` relative, `L s / q` by `(E_LOG + 1.45 (1.4 q e_in + E_EXP)) / q`, at most
-//! `2.03 e_in + 1.09e-8 + E_LOG` (as `q >= 1`), and the level's output logarithm by
-//! `3.03 e_in + 1.09e-8 + E_LOG`. From the inputs' `E_LOG`: `L mu` is off by at most `1.21e-8`,
-//! `L h` by `4.8e-8`, and `h` by `0.7 * 4.8e-8 + E_EXP`, below `4.2e-8` relative (the exponents
-//! `q` only cancel: `2^(q e)` is taken to the power `1/q`). [`super::LOG_DOMAIN_MARGIN`]
-//! (`1e-7`) covers that with a factor of 2.4; the tests measure the real error (below `1e-8`).
+//! power. Through one level whose input logarithms are off by at most `e_in`:
+//! `t = q (L big - L small)` is off by `q (2 e_in + 2.5e-13)`; `L(1 + 2^-t)` has a slope of at most
+//! `1/2` in `t` and is evaluated within `E_SOFTPLUS = 3.5e-10` (`softplus::SOFTPLUS_ERROR`), so it
+//! is off by `q (e_in + 1.3e-13) + E_SOFTPLUS`, and divided by `q >= 1` by at most
+//! `e_in + 1.3e-13 + E_SOFTPLUS`; with `L big`'s own error and the last roundings, the level's
+//! output logarithm is off by at most `2 e_in + 3.6e-10`. From the inputs' `E_LOG`: `L mu` is off
+//! by at most `9.6e-10`, `L h` by `2.3e-9`, and `h` by `0.7 * 2.3e-9 + E_EXP`, below `9.1e-9`
+//! relative (the exponents `q` only cancel: the error of `t` is scaled back by `1/q`).
+//! [`super::LOG_DOMAIN_MARGIN`] (`1e-7`) covers that with a factor of 11; the tests measure the
+//! real error.
 //! Exponents `q` above 64 (squareness within 0.031 of 2) are outside the fast path's range and
 //! take the accurate closed form instead.
 
+use super::softplus::log2_one_plus_exp2_neg;
 use nalgebra::Vector3;
 
 /// The largest dual exponent `q = 2/(2 - eps)` of the log-domain path.
@@ -192,10 +195,9 @@ fn exp2(w: f64) -> f64 {
 #[inline(always)]
 fn log_norm(la: f64, lb: f64, q: f64, inv_q: f64) -> f64 {
     let (big, small) = (la.max(lb), la.min(lb));
-    // A zero argument has the logarithm -inf: `small - big` is -inf (or NaN for two zeros), and
-    // `exp2` gives 0 for both.
-    let s = 1.0 + exp2(q * (small - big));
-    big + log2(s) * inv_q
+    // `L(1 + 2^(q (small - big)))` at once. A zero argument has the logarithm -inf: `big - small`
+    // is +inf (or NaN for two zeros), and the sum's logarithm is 0 for both.
+    big + log2_one_plus_exp2_neg(q * (big - small)) * inv_q
 }
 
 /// What the log-domain support function needs of a body: a superellipsoid's semi-axes `r`, its
@@ -237,7 +239,7 @@ pub struct SupportLogs {
 }
 
 impl SupportLogs {
-    /// The support function `h(n)`, within `4.2e-8` relative (see the module documentation).
+    /// The support function `h(n)`, within `9.1e-9` relative (see the module documentation).
     #[inline(always)]
     pub fn h(&self) -> f64 {
         exp2(self.lh)
@@ -301,7 +303,7 @@ pub fn support_logs<const N: usize>(
 
 /// The gauge `||(||(X1, X2)||_(p1), X3)||_(p2)`, `X_i = x_i / r_i`, of the superellipsoid with
 /// semi-axes `r` and exponents `p = [2/eps1, 2/eps2]` (each in `[1, Q_MAX]`, `inv_p` their
-/// inverses), in the log domain: within `4.2e-8` relative (the same nested 2D norms as the
+/// inverses), in the log domain: within `9.1e-9` relative (the same nested 2D norms as the
 /// support function's, with `p` for `q`; see the module documentation).
 #[inline(always)]
 pub fn gauge(r: &[f64; 3], p: [f64; 2], inv_p: [f64; 2], x: &Vector3<f64>) -> f64 {
