@@ -442,6 +442,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let t = self.translation;
         let mut c = start;
         let mut steps = 0;
+        // The first direction to test, if it is not `c`: any positive multiple of it (the
+        // support functions are homogeneous, so the test needs no normalisation first).
+        let mut unnormalised = None;
         if surrogate_first {
             // The ascent step of the bodies' ellipsoids (same semi-axes): exact for ellipsoids and
             // spheres, closed form with no power, and from the centre line a far better first
@@ -449,22 +452,28 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // excluded there, against 49 % at the centre line).
             let e1 = ellipsoid_point(&log_a.r, &c).0;
             let f2 = ellipsoid_point(&log_b.r, &-(self.rotation.transpose() * c)).0;
-            let e2 = t + self.rotation * f2;
-            let surrogate = Points {
-                c,
-                p1: e1,
-                p2: e2,
-                d: e2 - e1,
-            };
-            let ahead = Self::ascent(&surrogate, e1.norm() + f2.norm());
-            if ahead.iter().all(|v| v.is_finite()) {
-                (c, steps) = (ahead, 1);
+            let d = t + self.rotation * f2 - e1;
+            // `c + d_t / radii` (`Self::ascent`), times `radii`.
+            let ahead = c * (e1.norm() + f2.norm()) + (d - c * c.dot(&d));
+            if ahead.iter().all(|v| v.is_finite()) && ahead != Vector3::zeros() {
+                unnormalised = Some(ahead);
+                steps = 1;
             }
         }
         // The curvature model of the quasi-Newton ascent and the last direction and `d` it saw.
         let mut model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)> = None;
         for probe in 0..=PREFILTER_PROBES {
-            let (gap, logs) = self.coarse_gap(&log_a, &log_b, &c);
+            let (gap, logs) = match unnormalised.take() {
+                Some(v) => {
+                    // The gap along `v` is `|v|` times the unit direction's; the division's
+                    // rounding is taken off (a positive gap only shrinks).
+                    let (gap, logs) = self.coarse_gap(&log_a, &log_b, &v);
+                    let inverse = 1.0 / v.norm();
+                    c = v * inverse;
+                    (gap * inverse * (1.0 - 4.0 * f64::EPSILON), logs)
+                }
+                None => self.coarse_gap(&log_a, &log_b, &c),
+            };
             let points = self.coarse_points(&log_a, &log_b, &logs, c);
             if gap > 0.0 {
                 return Prefilter::Apart { points, gap, steps };
@@ -489,10 +498,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         Prefilter::Undecided { ahead: c, steps }
     }
 
-    /// The prefilter's certified lower bound of the support gap along the unit `c` (A's frame),
-    /// from the log-domain support functions `la`, `lb` of A and B (within their margin and the
-    /// roundings of `c . t` and of the normalised `c`), with the logarithms they leave for the
-    /// points ([`Self::coarse_points`]).
+    /// The prefilter's certified lower bound of the support gap along `c` (A's frame) times `|c|`
+    /// (the gap itself for a unit `c`), from the log-domain support functions `la`, `lb` of A and
+    /// B (within their margin and the roundings of `c . t`), with the logarithms they leave for the
+    /// points ([`Self::coarse_points`]). Both support functions and `c . t` are homogeneous in
+    /// `c`, and the rounding term is `|c|_1` times the unit direction's.
     #[inline(always)]
     fn coarse_gap(
         &self,
@@ -501,7 +511,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         c: &Vector3<f64>,
     ) -> (f64, [SupportLogs; 2]) {
         let t = self.translation;
-        let rounding = ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs());
+        let rounding =
+            ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs());
         let cb = -(self.rotation.transpose() * c);
         let [a, b] = coarse_support::support_logs([la, lb], [c, &cb]);
         let gap =
