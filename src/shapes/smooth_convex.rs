@@ -53,7 +53,7 @@ impl SmoothConvex for Superellipsoid {
     fn gauge(&self, x: &Vector3<f64>) -> f64 {
         Superellipsoid::gauge(self, x)
     }
-    #[inline]
+    #[inline(always)]
     fn gauge_at_most(&self, x: &Vector3<f64>, limit: f64) -> bool {
         Superellipsoid::gauge_at_most(self, x, limit)
     }

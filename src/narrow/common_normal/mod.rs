@@ -263,9 +263,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         )
     }
 
-    /// The paper's test against local minima: `p1` lies in B and `p2` in A.
+    /// The paper's test against local minima: `p1` lies in B and `p2` in A (both evaluated, so
+    /// that their dependency chains overlap).
     fn both_inside(&self, points: &Points) -> bool {
-        self.in_b(&points.p1) && self.in_a(&points.p2)
+        self.in_b(&points.p1) & self.in_a(&points.p2)
     }
 
     /// Whether the points prove that the bodies overlap: a point of one body lies in the other
