@@ -251,11 +251,13 @@ enum Descent {
 
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Whether `x` (A's frame) lies in A.
+    #[inline(always)]
     fn in_a(&self, x: &Vector3<f64>) -> bool {
         self.a.gauge_at_most(x, 1.0 + INSIDE_TOLERANCE)
     }
 
     /// Whether `x` (A's frame) lies in B.
+    #[inline(always)]
     fn in_b(&self, x: &Vector3<f64>) -> bool {
         self.b.gauge_at_most(
             &(self.rotation.transpose() * (x - self.translation)),
