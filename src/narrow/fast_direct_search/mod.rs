@@ -36,7 +36,9 @@ mod search;
 mod tests;
 
 pub use pair::{arcs_cross, arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
-pub use patch::{basic_contacts, composite_kind, BasicContact, BasicKind, Patch, VertexSet};
+pub use patch::{
+    basic_contacts, composite_kind, contact_kind, BasicContact, BasicKind, Patch, VertexSet,
+};
 pub use search::{search, Hints, Outcome};
 
 use crate::contact::{Contact, ContactKind};
@@ -47,9 +49,6 @@ use nalgebra::Vector3;
 
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 3;
-
-/// Vertices per body the patch walk collects for the composite type (3 tells a face).
-const TYPE_VERTICES: usize = 3;
 
 /// Vertices per body the patch walk collects for the contact list.
 const LIST_VERTICES: usize = patch::PATCH_CAPACITY;
@@ -251,7 +250,7 @@ fn evaluate_in_full(
     let n = best.axis;
     let support = pair.support_of(&best.cover);
     let kind = if best.overlap > 0.0 {
-        Patch::<TYPE_VERTICES>::new(&pair, &n, best.overlap, support).kind()
+        contact_kind(&pair, &n, best.overlap, support)
     } else {
         match best.cover {
             Cover::EdgeEdge { .. } => ContactKind::EdgeEdge,

@@ -107,6 +107,54 @@ fn slab_vertices<const N: usize>(
     found
 }
 
+/// How many vertices of a body lie within `width` of its extreme `start` along a direction
+/// (`height`), counted to 3 at most: `slab_vertices::<3>(...).len()` without the set. The
+/// walk from `start` finds 3 as soon as `start` has two neighbours in the slab, or its one
+/// neighbour there has another.
+#[inline]
+fn slab_count(body: &Polyhedron, start: usize, height: impl Fn(usize) -> f64, width: f64) -> usize {
+    let floor = height(start) - width;
+    let mut first = None;
+    for &e in body.vertex_edges(start) {
+        let u = body.edge(e).other_vertex(start);
+        if height(u) >= floor {
+            if first.is_some() {
+                return 3;
+            }
+            first = Some(u);
+        }
+    }
+    let Some(u) = first else {
+        return 1;
+    };
+    let more = body.vertex_edges(u).iter().any(|&e| {
+        let w = body.edge(e).other_vertex(u);
+        w != start && height(w) >= floor
+    });
+    if more {
+        3
+    } else {
+        2
+    }
+}
+
+/// The composite type of the contact along `normal` (A's frame, A -> B) with overlap `depth`, from
+/// the support vertices `(top_a, bottom_b)`: [`Patch::kind`] of the patch of 3 vertices per body,
+/// counted without collecting the vertices.
+pub fn contact_kind(
+    pair: &PolyhedronPair,
+    normal: &Vector3<f64>,
+    depth: f64,
+    (top_a, bottom_b): (usize, usize),
+) -> ContactKind {
+    let width = depth.max(0.0) + patch_tolerance(pair);
+    let normal_b = -(pair.rotation.transpose() * normal);
+    composite_kind(
+        slab_count(pair.a, top_a, |v| normal.dot(&pair.a.vertex(v)), width),
+        slab_count(pair.b, bottom_b, |v| normal_b.dot(&pair.b.vertex(v)), width),
+    )
+}
+
 /// The composite type of a contact from the numbers of vertices each body has in the overlap
 /// (1: a vertex, 2: an edge, 3 or more: a face).
 ///

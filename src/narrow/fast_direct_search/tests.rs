@@ -413,3 +413,37 @@ fn a_warm_face_on_face_contact_settles_its_face_edges_without_walking_them() {
     assert!(d.contact.iterations <= 2, "{}", d.contact.iterations);
     assert!(!matches!(d.cover.cover, Cover::EdgeEdge { .. }));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The contact type counted without collecting the vertices is the patch's.
+    #[test]
+    fn the_counted_contact_type_is_the_patch_type(sa in 0u64..1000, sb in 0u64..1000,
+                                                  na in 4usize..30, nb in 4usize..30,
+                                                  dir in prop::array::uniform3(-1.0f64..1.0),
+                                                  rot in prop::array::uniform3(-3.0f64..3.0),
+                                                  depth in 0.0f64..0.6, cube in 0usize..3) {
+        let (a, b) = match cube {
+            0 => (random_body(sa, na), random_body(sb, nb)),
+            1 => (cuboid(0.5, 0.5, 0.5), random_body(sb, nb)),
+            _ => (cuboid(0.5, 0.5, 0.5), cuboid(0.5, 0.3, 0.8)),
+        };
+        let n = Vector3::from(dir);
+        prop_assume!(n.norm() > 0.1);
+        let n = n.normalize();
+        let rel = pose([0.3, -0.2, 1.1], rot);
+        let pair = PolyhedronPair::new(&a, &b, &rel);
+        // The support vertices along the normal, as a search leaves them; and normals where a
+        // cube's face or edge gives ties.
+        for normal in [n, Vector3::z(), Vector3::new(1.0, 0.0, 1.0).normalize()] {
+            let top_a = a.support_vertex(&normal, 0);
+            let bottom_b = b.support_vertex(&-(pair.rotation_t * normal), 0);
+            let support = (top_a, bottom_b);
+            prop_assert_eq!(
+                contact_kind(&pair, &normal, depth, support),
+                Patch::<3>::new(&pair, &normal, depth, support).kind()
+            );
+        }
+    }
+}
