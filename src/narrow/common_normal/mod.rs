@@ -429,7 +429,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// otherwise unchanged.
     fn exclusion_probe(&self, points: &Points) -> Option<Points> {
         let radii = points.p1.norm() + (points.p2 - self.translation).norm();
-        let ahead = self.points(Self::ascent(points, radii));
+        let ahead = self.points(Self::ascent(&points.c, &points.d, radii).normalize());
         (ahead.support_gap() > 0.0 && ahead.c.iter().all(|v| v.is_finite())).then_some(ahead)
     }
 
@@ -462,8 +462,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             let e1 = ellipsoid_point(&log_a.r, &c).0;
             let f2 = ellipsoid_point(&log_b.r, &-(self.rotation.transpose() * c)).0;
             let d = t + self.rotation * f2 - e1;
-            // `c + d_t / radii` (`Self::ascent`), times `radii`.
-            let ahead = c * (e1.norm() + f2.norm()) + (d - c * c.dot(&d));
+            let ahead = Self::ascent(&c, &d, e1.norm() + f2.norm());
             if ahead.iter().all(|v| v.is_finite()) && ahead != Vector3::zeros() {
                 unnormalised = Some(ahead);
                 steps = 1;
@@ -590,12 +589,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         e2 * s.x + e3 * s.y
     }
 
-    /// One ascent step of the support gap from `points`: its gradient in the angles is `d_t` (the
-    /// part of `d` across `c`) and its Hessian about minus the sum of the curvature radii,
-    /// estimated by `radii`, the support points' distances from the centres (exact for spheres).
-    fn ascent(points: &Points, radii: f64) -> Vector3<f64> {
-        let d_t = points.d - points.c * points.support_gap();
-        (points.c + d_t / radii).normalize()
+    /// One ascent step of the support gap at the unit direction `c` with `d` the difference of
+    /// the support points: the gap's gradient in the angles is `d_t` (the part of `d` across `c`)
+    /// and its Hessian about minus the sum of the curvature radii, estimated by `radii` (the
+    /// support points' distances from the centres: exact for spheres). The step's direction
+    /// `c + d_t / radii`, times `radii`: a positive multiple, not normalised.
+    fn ascent(c: &Vector3<f64>, d: &Vector3<f64>, radii: f64) -> Vector3<f64> {
+        c * radii + (d - c * c.dot(d))
     }
 
     /// The end of a converged descent at `points` (`der`: the derivatives of the last iterate).

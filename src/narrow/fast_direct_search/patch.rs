@@ -147,8 +147,7 @@ pub fn contact_kind(
     depth: f64,
     (top_a, bottom_b): (usize, usize),
 ) -> ContactKind {
-    let width = depth.max(0.0) + patch_tolerance(pair);
-    let normal_b = -(pair.rotation.transpose() * normal);
+    let (width, normal_b) = slab(pair, normal, depth);
     composite_kind(
         slab_count(pair.a, top_a, |v| normal.dot(&pair.a.vertex(v)), width),
         slab_count(pair.b, bottom_b, |v| normal_b.dot(&pair.b.vertex(v)), width),
@@ -180,6 +179,16 @@ pub struct Patch<const N: usize> {
     pub vertices_b: VertexSet<N>,
 }
 
+/// The slab of a patch along `normal` with overlap `depth`: its width (the depth and the bodies'
+/// tolerances) and the normal turned into B's frame against it (B's heights are measured along it).
+#[inline]
+fn slab(pair: &PolyhedronPair, normal: &Vector3<f64>, depth: f64) -> (f64, Vector3<f64>) {
+    (
+        depth.max(0.0) + patch_tolerance(pair),
+        -(pair.rotation.transpose() * normal),
+    )
+}
+
 /// The length below which two heights count as equal in a patch: the bodies' construction
 /// tolerances.
 pub fn patch_tolerance(pair: &PolyhedronPair) -> f64 {
@@ -195,8 +204,7 @@ impl<const N: usize> Patch<N> {
         depth: f64,
         (top_a, bottom_b): (usize, usize),
     ) -> Self {
-        let width = depth.max(0.0) + patch_tolerance(pair);
-        let normal_b = -(pair.rotation.transpose() * normal);
+        let (width, normal_b) = slab(pair, normal, depth);
         Patch {
             vertices_a: slab_vertices(pair.a, top_a, |v| normal.dot(&pair.a.vertex(v)), width),
             vertices_b: slab_vertices(pair.b, bottom_b, |v| normal_b.dot(&pair.b.vertex(v)), width),
