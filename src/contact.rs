@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 /// How the contact geometry of a pair was found.
 ///
@@ -111,8 +111,13 @@ impl Contact {
     /// The contact mapped from the frame `pose` describes into the frame `pose` is given in.
     pub fn transformed(&self, pose: &Pose) -> Self {
         // One rotation matrix for the four vectors: cheaper than four quaternion rotations.
-        let r = pose.rotation.to_rotation_matrix();
-        let t = pose.position;
+        self.transformed_by(pose.rotation.to_rotation_matrix().matrix(), &pose.position)
+    }
+
+    /// [`Self::transformed`] with the pose given as its rotation matrix `r` (body frame -> outer
+    /// frame, [`Pose::relative_and_matrix`]) and its position `t`.
+    #[inline]
+    pub fn transformed_by(&self, r: &Matrix3<f64>, t: &Vector3<f64>) -> Self {
         Contact {
             point_a: r * self.point_a + t,
             point_b: r * self.point_b + t,

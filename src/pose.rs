@@ -1,7 +1,7 @@
 //! Rigid-body poses: a position and a unit quaternion, in the host's world frame.
 
 use crate::error::{ensure_finite, Error, Result};
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
 /// How far the norm of a given quaternion may be from 1 before it is rejected.
 ///
@@ -91,6 +91,19 @@ impl Pose {
         self.rotation.inverse_transform_vector(v)
     }
 
+    /// [`Self::relative`] together with this pose's rotation as a matrix (body frame -> world),
+    /// which maps `other`'s position into the body frame here and is then at hand for mapping
+    /// results back ([`crate::Contact::transformed_by`]): one conversion instead of two.
+    #[inline]
+    pub fn relative_and_matrix(&self, other: &Pose) -> (Pose, Matrix3<f64>) {
+        let matrix = *self.rotation.to_rotation_matrix().matrix();
+        let relative = Pose {
+            position: matrix.tr_mul(&(other.position - self.position)),
+            rotation: self.rotation.inverse() * other.rotation,
+        };
+        (relative, matrix)
+    }
+
     /// The pose of `other` expressed in this pose's body frame (`self^-1 * other`).
     pub fn relative(&self, other: &Pose) -> Pose {
         let r = self.rotation.inverse() * other.rotation;
@@ -159,5 +172,20 @@ mod tests {
         let x = Vector3::new(0.3, -0.2, 0.9);
         assert!((a.inverse_transform_point(&a.transform_point(&x)) - x).norm() < 1e-14);
         assert_eq!(a.wxyz()[0], s);
+    }
+
+    #[test]
+    fn relative_and_matrix_is_the_relative_pose_with_the_rotation_matrix() {
+        let a = Pose::new(
+            Vector3::new(1.0, 2.0, 3.0),
+            UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.7, 0.4)),
+        );
+        let b = Pose::from_wxyz([-1.0, 0.5, 2.0], [0.5, 0.5, 0.5, 0.5]).unwrap();
+        let (relative, matrix) = a.relative_and_matrix(&b);
+        let expected = a.relative(&b);
+        assert!((relative.position - expected.position).norm() < 1e-14);
+        assert_eq!(relative.rotation, expected.rotation);
+        let x = Vector3::new(0.3, -0.2, 0.9);
+        assert!((matrix * x - a.transform_vector(&x)).norm() < 1e-15);
     }
 }

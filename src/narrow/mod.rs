@@ -74,8 +74,8 @@ pub fn collide(
             return Ok(contact);
         }
     }
-    with_warm_state(warm, validated, |state| {
-        let contact = pair_contact(a, pose_a, b, pose_b, state)?;
+    with_warm_state(warm, validated, |state, kept| {
+        let contact = pair_contact(a, pose_a, b, pose_b, state, kept)?;
         contact.ensure_finite()?;
         Ok(contact)
     })
@@ -83,11 +83,13 @@ pub fn collide(
 
 /// Runs `query` on a copy of the pair's warm state (validated, unless the caller has just done
 /// so: `validated`; cold when `warm` is `None`) and writes the copy back, one step older, only
-/// when the query succeeds: on failure the host's state is left as it was.
+/// when the query succeeds: on failure the host's state is left as it was. `query`'s second
+/// argument tells whether the state is kept (`false`: a scratch state for a host that passed
+/// none, dropped afterwards, in which a kernel need not record anything for a next query).
 fn with_warm_state<T>(
     warm: Option<&mut WarmState>,
     validated: bool,
-    query: impl FnOnce(&mut WarmState) -> Result<T>,
+    query: impl FnOnce(&mut WarmState, bool) -> Result<T>,
 ) -> Result<T> {
     let mut state = match &warm {
         Some(w) => {
@@ -98,7 +100,7 @@ fn with_warm_state<T>(
         }
         None => WarmState::cold(),
     };
-    let result = query(&mut state)?;
+    let result = query(&mut state, warm.is_some())?;
     state.steps = state.steps.saturating_add(1);
     if let Some(w) = warm {
         *w = state;
@@ -106,7 +108,8 @@ fn with_warm_state<T>(
     Ok(result)
 }
 
-/// The kernel dispatch of [`collide`]: the world-frame contact, `state` updated.
+/// The kernel dispatch of [`collide`]: the world-frame contact, `state` updated (what serves
+/// only a next query is left out unless the state is `kept`).
 #[inline]
 fn pair_contact(
     a: &Shape,
@@ -114,27 +117,29 @@ fn pair_contact(
     b: &Shape,
     pose_b: &Pose,
     state: &mut WarmState,
+    kept: bool,
 ) -> Result<Contact> {
     Ok(match (a, b) {
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
             sphere_sphere(sa, sb, &pose_a.position, &pose_b.position, state)
         }
         (Shape::Superellipsoid(sa), Shape::Superellipsoid(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state, kept)?
         }
         (Shape::Sphere(sa), Shape::Superellipsoid(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state, kept)?
         }
         (Shape::Superellipsoid(sa), Shape::Sphere(sb)) => {
-            smooth_pair(sa, pose_a, sb, pose_b, state)?
+            smooth_pair(sa, pose_a, sb, pose_b, state, kept)?
         }
         (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
-            fast_direct_search::world_contact(pa, pose_a, pb, pose_b, state)
+            fast_direct_search::world_contact_kept(pa, pose_a, pb, pose_b, state, kept)
         }
         (Shape::PotentialParticle(pa), Shape::PotentialParticle(pb)) => {
-            potential_socp::potential_socp(pa, pb, &pose_a.relative(pose_b), state)?
+            let (relative, rotation_a) = pose_a.relative_and_matrix(pose_b);
+            potential_socp::potential_socp(pa, pb, &relative, state)?
                 .contact
-                .transformed(pose_a)
+                .transformed_by(&rotation_a, &pose_a.position)
         }
         (Shape::Polyhedron(_), _)
         | (_, Shape::Polyhedron(_))
@@ -178,22 +183,25 @@ pub fn contact_list(
             b.family()
         )));
     };
-    with_warm_state(warm, false, |state| {
-        let relative = pose_a.relative(pose_b);
+    with_warm_state(warm, false, |state, _| {
+        let (relative, rotation_a) = pose_a.relative_and_matrix(pose_b);
         let detection = fast_direct_search::fast_direct_search(pa, pb, &relative, state);
-        let contact = detection.contact.transformed(pose_a);
+        let contact = detection
+            .contact
+            .transformed_by(&rotation_a, &pose_a.position);
         contact.ensure_finite()?;
         let start = list.len();
         fast_direct_search::contact_list(pa, pb, &relative, &detection, list);
         for item in &mut list[start..] {
-            item.point = pose_a.transform_point(&item.point);
-            item.normal = pose_a.transform_vector(&item.normal);
+            item.point = rotation_a * item.point + pose_a.position;
+            item.normal = rotation_a * item.normal;
         }
         Ok(contact)
     })
 }
 
-/// The common-normal kernel on B's pose relative to A, its result mapped back to the world frame.
+/// The common-normal kernel on B's pose relative to A, its result mapped back to the world frame
+/// (`kept`: whether `state` serves a next query).
 #[inline]
 fn smooth_pair<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
@@ -201,9 +209,13 @@ fn smooth_pair<A: SmoothConvex, B: SmoothConvex>(
     b: &B,
     pose_b: &Pose,
     state: &mut WarmState,
+    kept: bool,
 ) -> Result<Contact> {
-    let solution = common_normal::common_normal(a, b, &pose_a.relative(pose_b), state)?;
-    Ok(solution.contact.transformed(pose_a))
+    let (relative, rotation_a) = pose_a.relative_and_matrix(pose_b);
+    let solution = common_normal::common_normal_kept(a, b, &relative, state, kept)?;
+    Ok(solution
+        .contact
+        .transformed_by(&rotation_a, &pose_a.position))
 }
 
 #[cfg(test)]

@@ -1121,6 +1121,20 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     relative: &Pose,
     warm: &mut WarmState,
 ) -> Result<Solution> {
+    common_normal_kept(a, b, relative, warm, true)
+}
+
+/// [`common_normal`], told whether `warm` is `kept` for the pair's next query: when it is not (a
+/// scratch state for a host that keeps none), the separating plane of a pair apart is not
+/// recorded for the motion certificate, which only a next query would read.
+#[inline]
+pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
+    a: &A,
+    b: &B,
+    relative: &Pose,
+    warm: &mut WarmState,
+    kept: bool,
+) -> Result<Solution> {
     let warm_started = warm.claim(KERNEL);
     let bodies = Bodies {
         a,
@@ -1161,8 +1175,15 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     warm.data.copy_within(DIRECTION..BEFORE, BEFORE);
     warm.data[DIRECTION..DIRECTION + 3].copy_from_slice(solution.contact.normal.as_slice());
     warm.data[TOUCHED] = if solution.contact.touching { 1.0 } else { 0.0 };
-    if !solution.contact.touching {
-        motion_certificate::record(&mut warm.data, a, b, relative, &solution.contact);
+    if kept && !solution.contact.touching {
+        motion_certificate::record(
+            &mut warm.data,
+            a,
+            b,
+            relative,
+            &bodies.rotation,
+            &solution.contact,
+        );
     }
     Ok(solution)
 }

@@ -30,7 +30,7 @@ use super::{BEFORE, DIRECTION, TOUCHED};
 use crate::contact::{Contact, ContactKind};
 use crate::pose::Pose;
 use crate::shapes::SmoothConvex;
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 /// Warm-state slot: the two shapes' fingerprint when the reference was recorded (0: no
 /// certificate). The certificate is read only when the kernel's `TOUCHED` flag is 0.
@@ -64,13 +64,14 @@ fn fingerprint<A: SmoothConvex, B: SmoothConvex>(a: &A, b: &B) -> f64 {
 
 /// Records (or clears) the certificate in `data` after a query of `a` and `b` (B at `relative`
 /// in A's frame) whose answer `contact` (A's frame) is apart: its normal `c` is the plane's, its
-/// separation the certified `g0`. Call after the kernel has written the normal and the touching
-/// flag.
+/// separation the certified `g0`. `rotation` is `relative`'s as a matrix (B frame -> A frame).
+/// Call after the kernel has written the normal and the touching flag.
 pub fn record<A: SmoothConvex, B: SmoothConvex>(
     data: &mut [f64],
     a: &A,
     b: &B,
     relative: &Pose,
+    rotation: &Matrix3<f64>,
     contact: &Contact,
 ) {
     let gap = contact.separation;
@@ -80,7 +81,8 @@ pub fn record<A: SmoothConvex, B: SmoothConvex>(
     }
     let q = relative.rotation.quaternion();
     let sign = if q.w < 0.0 { -1.0 } else { 1.0 };
-    let witness_b = relative.inverse_transform_point(&contact.point_b);
+    // B's witness in B's frame, with the relative rotation's matrix the kernel has formed.
+    let witness_b = rotation.tr_mul(&(contact.point_b - relative.position));
     data[FINGERPRINT] = fingerprint(a, b);
     data[CONSTANT] = gap - contact.normal.dot(&relative.position);
     data[ROTATION..ROTATION + 3].copy_from_slice(&[sign * q.i, sign * q.j, sign * q.k]);

@@ -386,6 +386,35 @@ fn the_motion_certificate_is_only_for_its_own_shapes_and_an_apart_pair() {
     assert!(certified_world(&a, &pa, &b, &pb, &warm).is_none());
 }
 
+#[test]
+fn a_scratch_state_gets_the_same_answer_and_no_certificate() {
+    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
+        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
+        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
+    ) else {
+        unreachable!()
+    };
+    let (pa, pb) = (
+        pose([0.3, -0.2, 0.1], [0.2, 0.4, -0.1]),
+        pose([0.1, 0.4, 2.6], [0.5, 0.0, 0.3]),
+    );
+    let relative = pa.relative(&pb);
+    let (mut kept, mut scratch) = (WarmState::cold(), WarmState::cold());
+    let with = common_normal_kept(&a, &b, &relative, &mut kept, true).unwrap();
+    let without = common_normal_kept(&a, &b, &relative, &mut scratch, false).unwrap();
+    assert!(!with.contact.touching);
+    assert_eq!(with.contact, without.contact);
+    let (sa, sb) = (Shape::Superellipsoid(a), Shape::Superellipsoid(b));
+    assert!(certified_world(&sa, &pa, &sb, &pb, &kept).is_some());
+    assert!(certified_world(&sa, &pa, &sb, &pb, &scratch).is_none());
+    // Through `collide`: no warm state, the same contact as with a cold one.
+    let mut cold = WarmState::cold();
+    assert_eq!(
+        collide(&sa, &pa, &sb, &pb, None).unwrap(),
+        collide(&sa, &pa, &sb, &pb, Some(&mut cold)).unwrap()
+    );
+}
+
 /// A constructed pair: radii and eps of A and of B, B's position and quaternion `w, x, y, z` (A
 /// at the origin, unrotated), and the common-normal depth of the construction.
 type ConstructedPair = ([f64; 5], [f64; 5], [f64; 3], [f64; 4], f64);

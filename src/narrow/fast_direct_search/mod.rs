@@ -174,7 +174,7 @@ pub fn fast_direct_search(
             };
         }
     }
-    evaluate_in_full(a, b, relative, warm, warm_started)
+    evaluate_in_full(a, b, relative, warm, warm_started, true)
 }
 
 /// The contact of polyhedra `a` at `pose_a` and `b` at `pose_b` in the world frame: that of
@@ -189,6 +189,21 @@ pub fn world_contact(
     pose_b: &Pose,
     warm: &mut WarmState,
 ) -> Contact {
+    world_contact_kept(a, pose_a, b, pose_b, warm, true)
+}
+
+/// [`world_contact`], told whether `warm` is `kept` for the pair's next query: when it is not (a
+/// scratch state for a host that keeps none), the motion certificate of a pair apart is not
+/// recorded, which only a next query would read.
+#[inline]
+pub fn world_contact_kept(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    warm: &mut WarmState,
+    kept: bool,
+) -> Contact {
     let warm_started = warm.claim(KERNEL);
     if warm_started {
         if let Some(contact) = motion_certificate::certified_apart(a, pose_a, b, pose_b, &warm.data)
@@ -196,9 +211,10 @@ pub fn world_contact(
             return contact;
         }
     }
-    evaluate_in_full(a, b, &pose_a.relative(pose_b), warm, warm_started)
+    let (relative, rotation_a) = pose_a.relative_and_matrix(pose_b);
+    evaluate_in_full(a, b, &relative, warm, warm_started, kept)
         .contact
-        .transformed(pose_a)
+        .transformed_by(&rotation_a, &pose_a.position)
 }
 
 /// The world-frame contact of polyhedra `a` at `pose_a` and `b` at `pose_b` when the motion
@@ -228,7 +244,7 @@ fn cover_support(a: &Polyhedron, b: &Polyhedron, cover: &Cover) -> (usize, usize
 }
 
 /// The search of [`fast_direct_search`] (seeded by the stored cover when `warm_started`), its
-/// answer recorded in the warm state.
+/// answer recorded in the warm state (the motion certificate only when the state is `kept`).
 #[inline(never)]
 fn evaluate_in_full(
     a: &Polyhedron,
@@ -236,6 +252,7 @@ fn evaluate_in_full(
     relative: &Pose,
     warm: &mut WarmState,
     warm_started: bool,
+    kept: bool,
 ) -> Detection {
     let pair = PolyhedronPair::new(a, b, relative);
     let seed = if warm_started {
@@ -264,7 +281,9 @@ fn evaluate_in_full(
 
     let code = cover_code(&best.cover);
     warm.data[..3].copy_from_slice(&code);
-    motion_certificate::record(&mut warm.data, &pair, relative, &best, warm_started);
+    if kept {
+        motion_certificate::record(&mut warm.data, &pair, relative, &best, warm_started);
+    }
     Detection {
         contact,
         cover: best,

@@ -126,6 +126,22 @@ fn separated_cubes_are_excluded_by_the_motion_certificate_then_by_one_cover() {
 }
 
 #[test]
+fn a_scratch_state_gets_the_same_contact_and_no_certificate() {
+    let cube = cuboid(0.5, 0.5, 0.5);
+    let (pa, pb) = (
+        pose([0.2, -0.1, 0.3], [0.0, 0.2, 0.0]),
+        pose([1.3, 0.0, 0.3], [0.1, 0.2, 0.0]),
+    );
+    let (mut kept, mut scratch) = (WarmState::cold(), WarmState::cold());
+    let with = world_contact_kept(&cube, &pa, &cube, &pb, &mut kept, true);
+    let without = world_contact_kept(&cube, &pa, &cube, &pb, &mut scratch, false);
+    assert!(!with.touching);
+    assert_eq!(with, without);
+    assert!(certified_world(&cube, &pa, &cube, &pb, &kept).is_some());
+    assert!(certified_world(&cube, &pa, &cube, &pb, &scratch).is_none());
+}
+
+#[test]
 fn crossing_edges_give_an_edge_edge_contact() {
     let cube = cuboid(0.5, 0.5, 0.5);
     // B: an edge down along y (turned 45 deg about y... about x), A: an edge up along x.
