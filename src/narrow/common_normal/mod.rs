@@ -736,7 +736,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         };
         let candidates: Vec<RestartFrom> = match &logs {
             Some((la, lb)) => {
-                let ranked = restart::ranked_directions(|c| self.coarse_gap(la, lb, c).0);
+                let ranked =
+                    restart::ranked_directions(|c| self.coarse_gap(la, lb, c).0, GLOBAL_STARTS);
                 if ranked[0].0 > 0.0 {
                     let c = ranked[0].1;
                     let (gap, logs) = self.coarse_gap(la, lb, &c);
