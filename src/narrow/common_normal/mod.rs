@@ -285,7 +285,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let g = der.gradient;
         let h = der.hessian;
         let newton = if h[(0, 0)] > 0.0 && h.determinant() > 0.0 {
-            h.lu().solve(&-g)
+            solve2(&h, &-g)
         } else {
             None
         };
@@ -294,10 +294,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // Levenberg-Marquardt on the positive semi-definite Gauss-Newton model.
             let gn = der.gauss_newton;
             let lambda = 1e-3 * gn.trace() + f64::MIN_POSITIVE;
-            (gn + Matrix2::identity() * lambda)
-                .lu()
-                .solve(&-g)
-                .unwrap_or(-g)
+            solve2(&(gn + Matrix2::identity() * lambda), &-g).unwrap_or(-g)
         });
         let len = step.norm();
         if len > MAX_STEP {
@@ -1076,7 +1073,9 @@ fn secant_update(m: Matrix3<f64>, s: Vector3<f64>, y: Vector3<f64>) -> Matrix3<f
     if !(ys > 0.0 && sms > 0.0) {
         return m;
     }
-    m - ms * ms.transpose() / sms + y * y.transpose() / ys
+    // Two divisions, not eighteen: the rank-one terms scaled by the reciprocals.
+    let (p, q) = (ms * (1.0 / sms), y * (1.0 / ys));
+    m - p * ms.transpose() + q * y.transpose()
 }
 
 /// The solution of `(a + shift I) s = rhs` for the symmetric 2x2 `a`, shifted (Levenberg-Marquardt)
@@ -1092,10 +1091,21 @@ fn shifted_solve(a: &Matrix2<f64>, rhs: &Vector2<f64>) -> Vector2<f64> {
     } else {
         0.0
     };
-    (a + Matrix2::identity() * shift)
-        .lu()
-        .solve(rhs)
-        .unwrap_or(*rhs)
+    solve2(&(a + Matrix2::identity() * shift), rhs).unwrap_or(*rhs)
+}
+
+/// The solution of the 2x2 system `a x = rhs` by Cramer's rule (a few products and one
+/// division, where a general LU factorisation with pivoting costs several times that), or `None`
+/// where `a` is singular or the solution is not finite.
+#[inline]
+fn solve2(a: &Matrix2<f64>, rhs: &Vector2<f64>) -> Option<Vector2<f64>> {
+    let det = a[(0, 0)] * a[(1, 1)] - a[(0, 1)] * a[(1, 0)];
+    let inverse = 1.0 / det;
+    let x = Vector2::new(
+        (a[(1, 1)] * rhs.x - a[(0, 1)] * rhs.y) * inverse,
+        (a[(0, 0)] * rhs.y - a[(1, 0)] * rhs.x) * inverse,
+    );
+    (det != 0.0 && x.x.is_finite() && x.y.is_finite()).then_some(x)
 }
 
 /// The eigenvalues of the symmetric 2x2 `m` as `half_trace -+ disc`: `(half_trace, disc)`.

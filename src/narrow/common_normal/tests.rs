@@ -522,6 +522,30 @@ fn nearly_pointed_or_box_like_pairs_reach_the_constructed_depth() {
 }
 
 #[test]
+fn the_two_by_two_solve_matches_lu_and_refuses_singular_systems() {
+    let values = uniform(11, 6 * 200);
+    for v in values.chunks(6) {
+        let a = Matrix2::new(v[0] * 4.0 - 2.0, v[1] - 0.5, v[2] - 0.5, v[3] * 4.0 - 2.0);
+        let rhs = Vector2::new(v[4] - 0.5, v[5] - 0.5);
+        let (ours, lu) = (solve2(&a, &rhs), a.lu().solve(&rhs));
+        match (ours, lu) {
+            (Some(x), Some(y)) => {
+                // Both solve the system to its conditioning.
+                let scale = a.norm() * x.norm().max(y.norm()) + rhs.norm();
+                assert!((a * x - rhs).norm() <= 1e-13 * scale, "{a:?} {rhs:?}");
+                assert!((x - y).norm() <= 1e-9 * (1.0 + y.norm()) / a.determinant().abs().min(1.0));
+            }
+            (None, None) => {}
+            other => panic!("{a:?}: {other:?}"),
+        }
+    }
+    let singular = Matrix2::new(1.0, 2.0, 2.0, 4.0);
+    assert_eq!(solve2(&singular, &Vector2::new(1.0, 0.0)), None);
+    let tiny = Matrix2::new(1e-300, 0.0, 0.0, 1e-300);
+    assert_eq!(solve2(&tiny, &Vector2::new(1.0, 1.0)), None);
+}
+
+#[test]
 fn the_secant_update_meets_the_secant_equation_and_skips_without_curvature() {
     let m = Matrix3::new(2.0, 0.3, 0.0, 0.3, 1.0, 0.1, 0.0, 0.1, 0.5);
     let s = Vector3::new(0.01, -0.02, 0.005);
