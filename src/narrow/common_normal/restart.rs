@@ -38,8 +38,9 @@ pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points) -> Vec<Points> {
 }
 
 /// [`ranked`] on a score of each direction alone (a certified lower bound of its support gap,
-/// say) where the start points are not wanted, and only the best `keep` (at least 1) of them:
-/// `(score, direction)`, highest score first (the rest are not put in order).
+/// say) where the start points are not wanted: the best `keep` directions (at least one; the
+/// others are not returned, nor put in order among themselves), `(score, direction)`, highest
+/// score first.
 pub fn ranked_directions(
     mut score: impl FnMut(&Vector3<f64>) -> f64,
     keep: usize,
@@ -60,7 +61,8 @@ mod tests {
     #[test]
     fn ranked_directions_keeps_the_best_in_order() {
         // Scored by the z component: the best four are the first four lattice directions (z
-        // falls along the lattice), best first; and the first of a full ranking is the same.
+        // falls along the lattice), best first. A full ranking is in order, and asking for none
+        // still gives its best.
         let all: Vec<_> = lattice().collect();
         let best = ranked_directions(|c| c.z, 4);
         assert_eq!(best.len(), 4);
