@@ -426,7 +426,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// otherwise unchanged.
     fn exclusion_probe(&self, points: &Points) -> Option<Points> {
         let radii = points.p1.norm() + (points.p2 - self.translation).norm();
-        let ahead = self.points(Self::ascent(&points.c, &points.d, radii).normalize());
+        let ahead = self.points(unit(Self::ascent(&points.c, &points.d, radii)));
         (ahead.support_gap() > 0.0 && ahead.c.iter().all(|v| v.is_finite())).then_some(ahead)
     }
 
@@ -490,7 +490,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 }
             };
             let step = Self::curvature_step(&points, &curvature);
-            let ahead = (c + step).normalize();
+            let ahead = unit(c + step);
             let finite = ahead.iter().all(|v| v.is_finite());
             if probe == probes || step.norm() <= PREFILTER_CONVERGED || !finite {
                 let ahead = if finite { ahead } else { c };
@@ -1064,6 +1064,12 @@ fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
     (Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv, inv)
 }
 
+/// `v` over its length, with one division (where `normalize` divides each component).
+#[inline]
+fn unit(v: Vector3<f64>) -> Vector3<f64> {
+    v * (1.0 / v.norm())
+}
+
 /// The BFGS update of the curvature model `m` (`d(d)/dc ~ -m`) by the secant pair: the direction
 /// moved by `s` and `d` by `-y`; unchanged where `y . s` is not positive (no curvature seen).
 fn secant_update(m: Matrix3<f64>, s: Vector3<f64>, y: Vector3<f64>) -> Matrix3<f64> {
@@ -1157,7 +1163,7 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     let before = Vector3::from_column_slice(&warm.data[BEFORE..BEFORE + 3]);
     let distance = relative.position.norm();
     let start = if warm_started && previous.norm_squared() > 0.5 {
-        let c = previous / previous.norm();
+        let c = unit(previous);
         // Two touching steps in a row: extrapolate the direction's motion linearly, which leaves
         // an error of the order of its change between steps squared instead of the change.
         let turn = c - before;
@@ -1165,12 +1171,12 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
             && warm.data[BEFORE + TOUCHED] > 0.5
             && turn.norm() < EXTRAPOLATE
         {
-            (c + turn).normalize()
+            unit(c + turn)
         } else {
             c
         }
     } else if distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius()) {
-        relative.position / distance
+        relative.position * (1.0 / distance)
     } else {
         Vector3::x()
     };
