@@ -104,13 +104,11 @@ impl Pose {
         (relative, matrix)
     }
 
-    /// The pose of `other` expressed in this pose's body frame (`self^-1 * other`).
+    /// The pose of `other` expressed in this pose's body frame (`self^-1 * other`): the same, bit
+    /// for bit, as the queries of [`crate::narrow::collide`] form ([`Self::relative_and_matrix`]),
+    /// so that a kernel called on it answers as `collide` does.
     pub fn relative(&self, other: &Pose) -> Pose {
-        let r = self.rotation.inverse() * other.rotation;
-        Pose {
-            position: self.inverse_transform_point(&other.position),
-            rotation: r,
-        }
+        self.relative_and_matrix(other).0
     }
 
     /// How far body B (at `other`) has turned relative to body A (at `self`) since a reference
@@ -182,9 +180,11 @@ mod tests {
         );
         let b = Pose::from_wxyz([-1.0, 0.5, 2.0], [0.5, 0.5, 0.5, 0.5]).unwrap();
         let (relative, matrix) = a.relative_and_matrix(&b);
-        let expected = a.relative(&b);
-        assert!((relative.position - expected.position).norm() < 1e-14);
-        assert_eq!(relative.rotation, expected.rotation);
+        // The position mapped by the conjugate rotation instead, to rounding.
+        let expected = a.inverse_transform_point(&b.position);
+        assert!((relative.position - expected).norm() < 1e-14);
+        assert_eq!(relative.rotation, a.rotation.inverse() * b.rotation);
+        assert_eq!(a.relative(&b), relative);
         let x = Vector3::new(0.3, -0.2, 0.9);
         assert!((matrix * x - a.transform_vector(&x)).norm() < 1e-15);
     }

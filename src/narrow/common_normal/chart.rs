@@ -40,7 +40,7 @@ impl Chart {
         let (s2, c2) = sin_cos(alpha2);
         let c = self.e1 * (c1 * c2) + self.e2 * (s1 * c2) + self.e3 * s2;
         // Exact to rounding already; one normalisation keeps |c| = 1 over many re-centred steps.
-        c * (1.0 / c.norm())
+        super::unit(c)
     }
 
     /// The angles `(alpha1, alpha2)` of the unit direction `c`, with `alpha1` in (-pi, pi] and
