@@ -1,7 +1,7 @@
 //! Smooth, strictly convex shapes given by their point-with-normal map: what the common-normal
 //! contact search of Wellmann, Lillie & Wriggers (2008) needs of a shape.
 
-use super::superellipsoid::{LogSupport, PointDerivatives};
+use super::superellipsoid::{JetRest, LogSupport, PointDerivatives};
 use super::{Sphere, Superellipsoid, SymmetricTensor3};
 use nalgebra::{Matrix3, Vector3};
 
@@ -17,8 +17,25 @@ pub trait SmoothConvex {
     /// several bodies at once at little more than the cost of one), or `None` where that form does
     /// not apply.
     fn log_support(&self) -> Option<LogSupport>;
+    /// What [`Self::point_with_normal_first`] leaves for [`Self::point_with_normal_second`].
+    type JetRest: Copy;
+    /// [`Self::point_with_normal`] with its Jacobian `J = dx/dn`, and what its second derivatives
+    /// still need: the first derivatives alone (the curvature radii of the surface) cost less.
+    fn point_with_normal_first(
+        &self,
+        n: &Vector3<f64>,
+    ) -> (Vector3<f64>, Matrix3<f64>, Self::JetRest);
+    /// The second derivatives `H_k = d^2 x_k / dn dn` at the direction that left `rest`.
+    fn point_with_normal_second(&self, rest: &Self::JetRest) -> SymmetricTensor3;
     /// [`Self::point_with_normal`] with its first and second derivatives with respect to `n`.
-    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives;
+    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
+        let (point, jacobian, rest) = self.point_with_normal_first(n);
+        PointDerivatives {
+            point,
+            jacobian,
+            hessians: self.point_with_normal_second(&rest),
+        }
+    }
     /// The gauge (Minkowski functional): `< 1` inside, `1` on the surface, `> 1` outside,
     /// positively homogeneous of degree 1.
     fn gauge(&self, x: &Vector3<f64>) -> f64;
@@ -45,9 +62,17 @@ impl SmoothConvex for Superellipsoid {
     fn log_support(&self) -> Option<LogSupport> {
         Superellipsoid::log_support(self)
     }
+    type JetRest = JetRest;
     #[inline]
-    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
-        Superellipsoid::point_with_normal_derivatives(self, n)
+    fn point_with_normal_first(
+        &self,
+        n: &Vector3<f64>,
+    ) -> (Vector3<f64>, Matrix3<f64>, Self::JetRest) {
+        Superellipsoid::point_with_normal_first(self, n)
+    }
+    #[inline]
+    fn point_with_normal_second(&self, rest: &Self::JetRest) -> SymmetricTensor3 {
+        Superellipsoid::point_with_normal_second(self, rest)
     }
     #[inline]
     fn gauge(&self, x: &Vector3<f64>) -> f64 {
@@ -88,31 +113,31 @@ impl SmoothConvex for Sphere {
         Some(LogSupport::sphere(self.radius()))
     }
 
-    /// `x = r n / |n|`: `J = r (I - u u^T) / |n|` and
-    /// `H_k[i][j] = r (3 u_i u_j u_k - (d_ki u_j + d_kj u_i + d_ij u_k)) / |n|^2` with `u = n / |n|`.
-    fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
+    /// `u = n / |n|` and `r / |n|^2` (zeros for a zero `n`).
+    type JetRest = (Vector3<f64>, f64);
+
+    /// `x = r u` with `u = n / |n|` and `J = r (I - u u^T) / |n|`.
+    fn point_with_normal_first(
+        &self,
+        n: &Vector3<f64>,
+    ) -> (Vector3<f64>, Matrix3<f64>, Self::JetRest) {
         let len = n.norm();
         let r = self.radius();
         if len == 0.0 {
-            return PointDerivatives {
-                point: Vector3::zeros(),
-                jacobian: Matrix3::zeros(),
-                hessians: SymmetricTensor3::zeros(),
-            };
+            return (Vector3::zeros(), Matrix3::zeros(), (Vector3::zeros(), 0.0));
         }
         let u = n / len;
         let jacobian = (Matrix3::identity() - u * u.transpose()) * (r / len);
-        let s = r / (len * len);
+        (u * r, jacobian, (u, r / (len * len)))
+    }
+
+    /// `H_k[i][j] = r (3 u_i u_j u_k - (d_ki u_j + d_kj u_i + d_ij u_k)) / |n|^2`.
+    fn point_with_normal_second(&self, &(u, s): &Self::JetRest) -> SymmetricTensor3 {
         let delta = |a: usize, b: usize| if a == b { 1.0 } else { 0.0 };
-        let hessians = SymmetricTensor3::from_fn(|k, i, j| {
+        SymmetricTensor3::from_fn(|k, i, j| {
             s * (3.0 * u[i] * u[j] * u[k]
                 - (delta(k, i) * u[j] + delta(k, j) * u[i] + delta(i, j) * u[k]))
-        });
-        PointDerivatives {
-            point: u * r,
-            jacobian,
-            hessians,
-        }
+        })
     }
 
     #[inline]
@@ -153,6 +178,8 @@ mod tests {
             );
             assert!((a.point - b.point).norm() < 1e-14);
             assert!((a.jacobian - b.jacobian).norm() < 1e-13);
+            let (point, jacobian, _) = SmoothConvex::point_with_normal_first(&s, &n);
+            assert_eq!((point, jacobian), (a.point, a.jacobian));
             let (ha, hb) = (a.hessians.matrices(), b.hessians.matrices());
             for k in 0..3 {
                 assert!((ha[k] - hb[k]).norm() < 1e-12, "k = {k}");

@@ -30,6 +30,13 @@
 //! the change of `d` between steps (BFGS): `d(d)/dc = -M`, with `M = J_A + R J_B R^T` the sum of
 //! the point-with-normal Jacobians.
 //!
+//! A pair that touched at its last queries starts from its last contact direction extrapolated
+//! from up to four of them (Newton's backward differences, `extrapolate`): while the contact moves
+//! smoothly, the start is within about the cube of a step's turn of the new common normal. The
+//! first derivatives of the points there (`objective::FirstOrder`, no second derivatives) then
+//! often show it to be a common normal to the accuracy a converged descent delivers
+//! (`Bodies::start_converged`): the answer is taken there, with no Newton iteration.
+//!
 //! A pair found apart keeps its separating plane in its warm state (`motion_certificate`): while
 //! the bodies have moved, relative to each other, less than the plane's gap allows, the next
 //! query answers from the warm state alone, with no support evaluation (a certified lower bound
@@ -51,7 +58,7 @@ mod warm_angles;
 mod tests;
 
 pub use chart::Chart;
-pub use objective::{Bodies, Derivatives, Points};
+pub use objective::{Bodies, Derivatives, FirstOrder, Points};
 pub use warm_angles::{angles_from_warm, warm_from_angles};
 
 use super::gjk::{self, Gjk};
@@ -74,6 +81,18 @@ const TOUCHED: usize = 3;
 /// the flag of the query before (for the extrapolation of a warm start); for a pair apart, its
 /// motion certificate (`motion_certificate`).
 const BEFORE: usize = 4;
+/// Warm-state slots of a pair that touched at its last query: the contact direction of the query
+/// before [`BEFORE`]'s.
+const EARLIER: usize = 8;
+/// Warm-state slots of a pair that touched at its last query: the contact direction of the query
+/// before [`EARLIER`]'s.
+const EARLIEST: usize = 11;
+/// Warm-state slot of a pair that touched at its last query: how many queries in a row ending
+/// with it found the pair touching, at most [`HISTORY`].
+const STREAK: usize = 14;
+/// The most contact directions a touching pair's warm state keeps for the extrapolation of its
+/// warm start.
+const HISTORY: usize = 4;
 
 /// Newton iterations allowed from one start point before a restart (the paper's protocol counts
 /// pairs "not excluded within 50 iterations").
@@ -189,6 +208,12 @@ pub struct Solution {
     pub restarts: u32,
     /// Converged starts rejected by the local-minimum test.
     pub local_minima: u32,
+    /// The best estimate of the common normal (unit, A's frame): the contact direction, except
+    /// for an answer taken at a warm start with no iteration (`Bodies::start_converged`), where it
+    /// is that start moved by the Newton step that measured its distance from the common normal
+    /// (an error of the order of that distance squared). The warm state keeps it for the next
+    /// query's extrapolation.
+    pub estimate: Vector3<f64>,
 }
 
 /// Where a descent starts: at a direction whose points are known (a cold start, where the
@@ -243,8 +268,13 @@ enum Descent {
     /// The exclusion test held at these points.
     Excluded(Points),
     /// Converged to a penetrating common normal; `sharpness` is the smallest radius of curvature
-    /// of the Minkowski difference A - B there (the smaller eigenvalue of `M` on the tangent plane).
-    Converged { points: Points, sharpness: f64 },
+    /// of the Minkowski difference A - B there (the smaller eigenvalue of `M` on the tangent
+    /// plane); `estimate` the best estimate of the common normal ([`Solution::estimate`]).
+    Converged {
+        points: Points,
+        sharpness: f64,
+        estimate: Vector3<f64>,
+    },
     /// No convergence within [`MAX_ITERATIONS`]; the last iterate (penetrating).
     Stalled(Points),
 }
@@ -310,7 +340,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// exclusion test of eq. (12) at every direction it evaluates. Adds the iterations it takes to
     /// `iterations`.
     fn descend(&self, start: Start, iterations: &mut u32) -> Descent {
-        let mut der = match start {
+        let der = match start {
             Start::Points(points) => {
                 if points.support_gap() > 0.0 {
                     return Descent::Excluded(points);
@@ -329,6 +359,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 der
             }
         };
+        self.newton(der, iterations)
+    }
+
+    /// The Newton + Levenberg-Marquardt iterations of [`Self::descend`] from the derivatives
+    /// `der` at its start (penetrating). Adds the iterations it takes to `iterations`.
+    fn newton(&self, mut der: Derivatives, iterations: &mut u32) -> Descent {
         // The length of the last step if it was a plain Newton step taken in full.
         let mut previous_newton = f64::INFINITY;
         // The pair's length scale, for the point error of a direction error.
@@ -362,7 +398,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 } else {
                     der.points
                 };
-                return Self::converged(end, &der);
+                return Self::converged(end, &(der.gauss_newton * 0.5));
             }
             previous_newton = f64::INFINITY;
             // Full step: evaluated with derivatives, which the next iteration reuses.
@@ -385,10 +421,61 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 Err(excluded) => return Descent::Excluded(excluded),
                 Ok(Some(trial)) => der = self.derivatives(trial.c),
                 // No decrease along a descent direction: f is at its rounding floor.
-                Ok(None) => return Self::converged(der.points, &der),
+                Ok(None) => return Self::converged(der.points, &(der.gauss_newton * 0.5)),
             }
         }
         Descent::Stalled(der.points)
+    }
+
+    /// The search's first descent for a pair that touched at its last query, from `start` (its
+    /// last contact direction, extrapolated): the first derivatives there decide whether `start`
+    /// is a common normal already ([`Self::start_converged`]), which ends the descent with no
+    /// iteration; otherwise the second derivatives complete them and [`Self::descend`] goes on
+    /// from there. Adds the iterations it takes to `iterations`.
+    fn warm_descent(&self, start: Vector3<f64>, iterations: &mut u32) -> Descent {
+        let first = self.first_order(start);
+        if first.points.support_gap() > 0.0 {
+            return Descent::Excluded(first.points);
+        }
+        if let Some(estimate) = self.start_converged(&first) {
+            return match Self::converged(first.points, &first.gram()) {
+                Descent::Converged {
+                    points, sharpness, ..
+                } => Descent::Converged {
+                    points,
+                    sharpness,
+                    estimate,
+                },
+                other => other,
+            };
+        }
+        self.newton(self.second_order(first), iterations)
+    }
+
+    /// Whether the direction of `first` (its points penetrating) is a common normal to the
+    /// accuracy a converged descent delivers, so that no Newton iteration is needed (beyond the
+    /// paper, whose warm start iterates at least once): the residual `|d_t| / (1 + |d|)` is
+    /// within [`Self::polish`]'s tolerance, and the distance to the common normal, the Newton
+    /// step of the support gap `(M_t + g I)^-1 d_t` (its Hessian negative definite there), is
+    /// within the error [`Self::descend`] accepts after its last step, in the direction and in
+    /// the points ([`PREDICTED_TOLERANCE`], with the same curvature-radius factor). A warm start
+    /// extrapolated from the pair's last steps (`common_normal`) lands there while the contact
+    /// moves smoothly; the first derivatives alone decide it. Returns the start moved by that
+    /// Newton step (the estimate of the common normal the warm state keeps), if it is.
+    fn start_converged<RA, RB>(&self, first: &FirstOrder<RA, RB>) -> Option<Vector3<f64>> {
+        let points = &first.points;
+        if Self::common_normal_residual(points) > COMMON_NORMAL_TOLERANCE {
+            return None;
+        }
+        let a = first.tangent_curvature + Matrix2::identity() * points.support_gap();
+        if !(a[(0, 0)] > 0.0 && a.determinant() > 0.0) {
+            return None;
+        }
+        let step = solve2(&a, &first.gap_gradient())?;
+        let curvature_radius = first.gram().trace().sqrt();
+        let size = self.translation.norm();
+        (step.norm() * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE)
+            .then(|| first.chart.direction(step.x, step.y))
     }
 
     /// Backtracking along `step` in `chart`'s angles from `scale`, halving it down to
@@ -595,16 +682,20 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         c * radii + (d - c * c.dot(d))
     }
 
-    /// The end of a converged descent at `points` (`der`: the derivatives of the last iterate).
-    fn converged(points: Points, der: &Derivatives) -> Descent {
+    /// The end of a converged descent at `points`; `gram` is `M_t^2` at the last iterate (half
+    /// the Gauss-Newton matrix, `[m_i . m_j]` with `m_i = M e_i`: `M` maps the tangent plane into
+    /// itself), whose smaller eigenvalue is the sharpness squared.
+    fn converged(points: Points, gram: &Matrix2<f64>) -> Descent {
         if points.support_gap() > 0.0 {
             return Descent::Excluded(points);
         }
-        // The Gauss-Newton matrix is 2 M_t^2 (M maps the tangent plane into itself).
-        let gn = der.gauss_newton * 0.5;
-        let (half_trace, disc) = symmetric_eigen_split(&gn);
+        let (half_trace, disc) = symmetric_eigen_split(gram);
         let sharpness = (half_trace - disc).max(0.0).sqrt();
-        Descent::Converged { points, sharpness }
+        Descent::Converged {
+            points,
+            sharpness,
+            estimate: points.c,
+        }
     }
 
     /// The smallest and the largest squareness parameter of the two bodies.
@@ -656,7 +747,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// whose overlap is certified, or stops at the first exclusion.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
-    /// Newton derivatives at `start`; any other first goes through `Self::prefilter` (a new pair
+    /// derivatives at `start` (`Self::warm_descent`: the first ones may show `start` to be a
+    /// common normal already); any other first goes through `Self::prefilter` (a new pair
     /// from the ellipsoids' ascent step off `start`, the centre line; a pair apart at the last
     /// query from `start` itself, its last separating direction).
     pub fn solve(&self, start: Vector3<f64>, history: History) -> Result<Solution> {
@@ -674,6 +766,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             probes: 0,
             restarts: 0,
             local_minima: 0,
+            estimate: start,
         };
         let mut best: Option<Points> = None;
         let keep = |points: Points, best: &mut Option<Points>| {
@@ -682,34 +775,50 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
         };
         let first = if history == History::Touching {
-            Start::Derivatives(start)
+            None
         } else {
-            match self.prefilter(start, history == History::None, PREFILTER_PROBES) {
-                Prefilter::Apart { points, gap, steps } => {
-                    solution.iterations = steps;
-                    solution.probes = steps;
-                    return Ok(self.finish_with_gap(solution, points, gap, true));
-                }
-                // The prefilter has tried the directions ahead of the start (to within its
-                // margin): the descent starts with the derivatives at the start, whose points
-                // give the exact test there; for a pair of moderate squareness, one quasi-Newton
-                // step past the last direction it tried (`Self::moderate_squareness`).
-                Prefilter::Undecided { ahead, steps } => {
-                    solution.iterations = steps;
-                    solution.probes = steps;
-                    let probe_start =
-                        self.moderate_squareness() && ahead.iter().all(|v| v.is_finite());
-                    Start::Derivatives(if probe_start { ahead } else { start })
-                }
-                Prefilter::NotApplicable => Start::Points(self.points(start)),
-            }
+            Some(
+                match self.prefilter(start, history == History::None, PREFILTER_PROBES) {
+                    Prefilter::Apart { points, gap, steps } => {
+                        solution.iterations = steps;
+                        solution.probes = steps;
+                        return Ok(self.finish_with_gap(solution, points, gap, true));
+                    }
+                    // The prefilter has tried the directions ahead of the start (to within its
+                    // margin): the descent starts with the derivatives at the start, whose points
+                    // give the exact test there; for a pair of moderate squareness, one quasi-Newton
+                    // step past the last direction it tried (`Self::moderate_squareness`).
+                    Prefilter::Undecided { ahead, steps } => {
+                        solution.iterations = steps;
+                        solution.probes = steps;
+                        let probe_start =
+                            self.moderate_squareness() && ahead.iter().all(|v| v.is_finite());
+                        Start::Derivatives(if probe_start { ahead } else { start })
+                    }
+                    Prefilter::NotApplicable => Start::Points(self.points(start)),
+                },
+            )
         };
-        match self.descend(first, &mut solution.iterations) {
+        let descent = match first {
+            Some(first) => self.descend(first, &mut solution.iterations),
+            None => self.warm_descent(start, &mut solution.iterations),
+        };
+        match descent {
             Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
-            Descent::Converged { points, sharpness } => {
+            Descent::Converged {
+                points,
+                sharpness,
+                estimate,
+            } => {
                 if self.trusted(&points, sharpness) {
                     return Ok(match self.polish(points, &mut solution.iterations) {
-                        Ok(points) => self.finish(solution, points, false),
+                        Ok(polished) => {
+                            let mut solution = self.finish(solution, polished, false);
+                            if polished.c == points.c {
+                                solution.estimate = estimate;
+                            }
+                            solution
+                        }
                         Err(excluded) => self.finish(solution, excluded, true),
                     });
                 }
@@ -1050,6 +1159,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let mut contact = Contact::from_points(p.p1, p.p2, p.c, -gap, false, ContactKind::Smooth);
         contact.iterations = solution.iterations;
         solution.contact = contact;
+        solution.estimate = p.c;
         solution.excluded = excluded;
         solution
     }
@@ -1062,6 +1172,56 @@ fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
     let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
     let inv = 1.0 / m.norm();
     (Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv, inv)
+}
+
+/// How many queries in a row, ending with the last one, found the pair of warm state `data`
+/// touching (`warm_started`: the state is this kernel's), at most [`HISTORY`]: the contact
+/// directions its slots hold for [`extrapolate`].
+fn touching_streak(warm_started: bool, data: &[f64]) -> usize {
+    if !warm_started || data[TOUCHED] <= 0.5 {
+        0
+    } else if data[BEFORE + TOUCHED] <= 0.5 {
+        1
+    } else {
+        // Saturating: a state written before the streak was kept (0) counts two.
+        (data[STREAK] as usize).clamp(2, HISTORY)
+    }
+}
+
+/// The next contact direction predicted from the last ones, `history` (unit, newest first; at
+/// least one): Newton's backward-difference extrapolation `c + D1 + D2 + D3`, each difference
+/// taken while the differences fall off (`|D2| < |D1|`, `|D3| < |D2|`: the motion is smooth on
+/// the scale of the steps; a noisy one stops at a lower order) and none when the last change is
+/// [`EXTRAPOLATE`] or more. With `k` terms the prediction's error is of the order of the
+/// direction's change between steps to the power `k + 1`: a contact turning `1e-3` rad a step
+/// moves `1e-6` rad from a linear prediction and `1e-12` rad from a cubic one, which is a common
+/// normal already (`Bodies::start_converged`).
+fn extrapolate(history: &[Vector3<f64>]) -> Vector3<f64> {
+    let c = history[0];
+    // Backward differences, row by row: `row[i]` is the current order's difference at step i.
+    let mut row = [Vector3::zeros(); HISTORY];
+    let count = history.len().min(HISTORY);
+    row[..count].copy_from_slice(&history[..count]);
+    let mut prediction = c;
+    let mut last = f64::INFINITY;
+    for order in 1..count {
+        for i in 0..count - order {
+            let next = row[i + 1];
+            row[i] -= next;
+        }
+        let size = row[0].norm();
+        let limit = if order == 1 { EXTRAPOLATE } else { last };
+        if size.is_nan() || size >= limit {
+            break;
+        }
+        prediction += row[0];
+        last = size;
+    }
+    if prediction == c {
+        c
+    } else {
+        unit(prediction)
+    }
 }
 
 /// `v` over its length, with one division (where `normalize` divides each component).
@@ -1128,10 +1288,15 @@ fn symmetric_eigen_split(m: &Matrix2<f64>) -> (f64, f64) {
 /// frame), or, for a new pair, the centre line A -> B (the paper's initial guess, `alpha = 0` in
 /// eq. (6)); concentric centres with no history start along A's x axis.
 ///
-/// The kernel's warm data: `data[0..3]` the last contact direction (unit, A's body frame),
-/// `data[3]` 1 if the pair touched at the last query, else 0; `data[4..8]` the same of the query
-/// before. After two touching queries the start is the last direction extrapolated by its last
-/// change (when that change is below [`EXTRAPOLATE`]).
+/// The kernel's warm data: `data[0..3]` the last contact direction (unit, A's body frame; for an
+/// answer taken at its start with no iteration, that start moved by the Newton step that measured
+/// its distance from the common normal: [`Solution::estimate`]), `data[3]` 1 if the pair touched
+/// at the last query, else 0; `data[4..8]` the same of the query before. For a pair that touched
+/// at the last query, `data[8..11]` and `data[11..14]` the directions of the two queries before
+/// those, and `data[14]` how many queries in a row found it touching (at most 4; a pair apart
+/// keeps its motion certificate in `data[4..15]` instead). After two touching queries in a row the
+/// start is the last direction extrapolated from up to four of them (`extrapolate`; none when the
+/// last change is [`EXTRAPOLATE`] or more).
 pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
     b: &B,
@@ -1160,21 +1325,13 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
         translation: relative.position,
     };
     let previous = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
-    let before = Vector3::from_column_slice(&warm.data[BEFORE..BEFORE + 3]);
     let distance = relative.position.norm();
+    // The touching queries in a row that ended with the last one (0 if it found the pair apart).
+    let streak = touching_streak(warm_started, &warm.data);
     let start = if warm_started && previous.norm_squared() > 0.5 {
-        let c = unit(previous);
-        // Two touching steps in a row: extrapolate the direction's motion linearly, which leaves
-        // an error of the order of its change between steps squared instead of the change.
-        let turn = c - before;
-        if warm.data[TOUCHED] > 0.5
-            && warm.data[BEFORE + TOUCHED] > 0.5
-            && turn.norm() < EXTRAPOLATE
-        {
-            unit(c + turn)
-        } else {
-            c
-        }
+        let slot = |k: usize| Vector3::from_column_slice(&warm.data[k..k + 3]);
+        let history = [unit(previous), slot(BEFORE), slot(EARLIER), slot(EARLIEST)];
+        extrapolate(&history[..streak.max(1)])
     } else if distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius()) {
         relative.position * (1.0 / distance)
     } else {
@@ -1189,9 +1346,17 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     };
     let mut solution = bodies.solve(start, history)?;
     solution.contact.warm_started = warm_started;
+    let touching = solution.contact.touching;
+    if touching {
+        warm.data.copy_within(EARLIER..EARLIER + 3, EARLIEST);
+        warm.data.copy_within(BEFORE..BEFORE + 3, EARLIER);
+    }
     warm.data.copy_within(DIRECTION..BEFORE, BEFORE);
-    warm.data[DIRECTION..DIRECTION + 3].copy_from_slice(solution.contact.normal.as_slice());
-    warm.data[TOUCHED] = if solution.contact.touching { 1.0 } else { 0.0 };
+    warm.data[DIRECTION..DIRECTION + 3].copy_from_slice(solution.estimate.as_slice());
+    warm.data[TOUCHED] = if touching { 1.0 } else { 0.0 };
+    if touching {
+        warm.data[STREAK] = (streak + 1).min(HISTORY) as f64;
+    }
     if kept && !solution.contact.touching {
         motion_certificate::record(
             &mut warm.data,

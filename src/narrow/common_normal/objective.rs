@@ -73,6 +73,53 @@ pub struct Derivatives {
     pub jet_b: PointDerivatives,
 }
 
+/// The first half of [`Derivatives`]: the points at the pole of a chart with the first
+/// derivatives of both point-with-normal maps ([`Bodies::first_order`]). They give the support gap
+/// `g = c . d` its gradient `(e2 . d, e3 . d)` (the part of `d` across `c`) and Hessian
+/// `-(M_t + g I)` in the chart: whether the pole is a common normal already, and how far from one
+/// it lies, needs no second derivatives.
+#[derive(Debug, Clone, Copy)]
+pub struct FirstOrder<RA, RB> {
+    /// The points at the chart's pole.
+    pub points: Points,
+    /// The chart whose angles the derivatives are taken in.
+    pub chart: Chart,
+    /// `M e2` (A's frame), `M = J_A + R J_B R^T`: minus the derivative of `d` along `e2`.
+    pub m2: Vector3<f64>,
+    /// `M e3` (A's frame).
+    pub m3: Vector3<f64>,
+    /// `M_t`, as in [`Derivatives::tangent_curvature`].
+    pub tangent_curvature: Matrix2<f64>,
+    /// A's `J` at `c` (A's frame).
+    pub jacobian_a: Matrix3<f64>,
+    /// B's point with normal `-R^T c` (B's frame).
+    pub point_b: Vector3<f64>,
+    /// B's `J` at `-R^T c` (B's frame).
+    pub jacobian_b: Matrix3<f64>,
+    /// What A's second derivatives still need.
+    pub rest_a: RA,
+    /// What B's second derivatives still need.
+    pub rest_b: RB,
+}
+
+impl<RA, RB> FirstOrder<RA, RB> {
+    /// `[m_i . m_j]`: `M_t^2`, half the Gauss-Newton matrix of [`Derivatives`] (bit for bit).
+    #[inline]
+    pub fn gram(&self) -> Matrix2<f64> {
+        let (m2, m3) = (&self.m2, &self.m3);
+        Matrix2::new(m2.dot(m2), m2.dot(m3), m2.dot(m3), m3.dot(m3))
+    }
+
+    /// The gradient of the support gap `g = c . d` in the chart's angles: `(e2 . d, e3 . d)`.
+    #[inline]
+    pub fn gap_gradient(&self) -> Vector2<f64> {
+        Vector2::new(
+            self.chart.e2.dot(&self.points.d),
+            self.chart.e3.dot(&self.points.d),
+        )
+    }
+}
+
 /// How far the second-order Taylor expansion of a point-with-normal map is trusted
 /// ([`Bodies::points_near`]): while its second-order term `s` and first-order term `f` satisfy
 /// `|s|^2 <= TAYLOR_TRUST |f| rho` (`rho` the body's bounding radius), the omitted third-order
@@ -120,18 +167,65 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     ///   `d . d_ij = e_(i+1)^T K e_(j+1)` (the `M c_ij` term vanishes since `M c = 0`);
     /// * `f_i = 2 d . d_i`, `f_ij = 2 (d_i . d_j + d . d_ij)` (eq. (10)).
     pub fn derivatives(&self, c: Vector3<f64>) -> Derivatives {
-        let da = self.a.point_with_normal_derivatives(&c);
+        self.second_order(self.first_order(c))
+    }
+
+    /// The first half of [`Self::derivatives`]: the points for the unit direction `c` with the
+    /// first derivatives of both point-with-normal maps, `M` on the chart's tangent vectors and
+    /// the support gap's gradient and Hessian they give (see [`FirstOrder`]).
+    pub fn first_order(&self, c: Vector3<f64>) -> FirstOrder<A::JetRest, B::JetRest> {
+        let (p1, jacobian_a, rest_a) = self.a.point_with_normal_first(&c);
         let rt = self.rotation.transpose();
-        let db = self.b.point_with_normal_derivatives(&-(rt * c));
-        let p1 = da.point;
-        let p2 = self.translation + self.rotation * db.point;
+        let (pb, jacobian_b, rest_b) = self.b.point_with_normal_first(&-(rt * c));
+        let p2 = self.translation + self.rotation * pb;
         let d = p2 - p1;
-        let points = Points { c, p1, p2, d };
         let chart = Chart::new(c);
         // M applied to the chart's tangent vectors: -d_i.
-        let jb_world = |v: &Vector3<f64>| self.rotation * (db.jacobian * (rt * v));
-        let m2 = da.jacobian * chart.e2 + jb_world(&chart.e2);
-        let m3 = da.jacobian * chart.e3 + jb_world(&chart.e3);
+        let jb_world = |v: &Vector3<f64>| self.rotation * (jacobian_b * (rt * v));
+        let m2 = jacobian_a * chart.e2 + jb_world(&chart.e2);
+        let m3 = jacobian_a * chart.e3 + jb_world(&chart.e3);
+        let m23 = 0.5 * (chart.e2.dot(&m3) + chart.e3.dot(&m2));
+        FirstOrder {
+            points: Points { c, p1, p2, d },
+            chart,
+            m2,
+            m3,
+            tangent_curvature: Matrix2::new(chart.e2.dot(&m2), m23, m23, chart.e3.dot(&m3)),
+            jacobian_a,
+            point_b: pb,
+            jacobian_b,
+            rest_a,
+            rest_b,
+        }
+    }
+
+    /// [`Self::derivatives`] from its first half `first`: the second derivatives of both
+    /// point-with-normal maps and the gradient and Hessian of `f`.
+    pub fn second_order(&self, first: FirstOrder<A::JetRest, B::JetRest>) -> Derivatives {
+        let FirstOrder {
+            points,
+            chart,
+            m2,
+            m3,
+            tangent_curvature,
+            jacobian_a,
+            point_b,
+            jacobian_b,
+            rest_a,
+            rest_b,
+        } = first;
+        let da = PointDerivatives {
+            point: points.p1,
+            jacobian: jacobian_a,
+            hessians: self.a.point_with_normal_second(&rest_a),
+        };
+        let rt = self.rotation.transpose();
+        let db = PointDerivatives {
+            point: point_b,
+            jacobian: jacobian_b,
+            hessians: self.b.point_with_normal_second(&rest_b),
+        };
+        let d = points.d;
         // K restricted to the tangent plane.
         let db_local = rt * d;
         let kb = db.hessians.contract(&db_local);
@@ -154,14 +248,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             2.0 * k23,
             2.0 * k(&chart.e3, &b3, &chart.e3, &b3),
         );
-        let m23 = 0.5 * (chart.e2.dot(&m3) + chart.e3.dot(&m2));
         Derivatives {
             points,
             chart,
             gradient,
             hessian: gauss_newton + curvature,
             gauss_newton,
-            tangent_curvature: Matrix2::new(chart.e2.dot(&m2), m23, m23, chart.e3.dot(&m3)),
+            tangent_curvature,
             jet_a: da,
             jet_b: db,
         }

@@ -658,3 +658,153 @@ fn a_restarted_pointed_pair_of_moderate_squareness_reaches_the_constructed_depth
         solution.contact.penetration
     );
 }
+
+/// `n` unit directions turning `step` rad a step about a fixed axis (not normal to them).
+fn turning_directions(n: usize, step: f64) -> Vec<Vector3<f64>> {
+    let axis = Vector3::new(0.3, -0.8, 0.5).normalize();
+    let c0 = Vector3::new(0.6, 0.7, -0.2).normalize();
+    (0..n)
+        .map(|k| UnitQuaternion::from_scaled_axis(axis * (step * k as f64)) * c0)
+        .collect()
+}
+
+#[test]
+fn extrapolation_gains_an_order_of_the_turn_with_each_direction_kept() {
+    let step = 1e-3;
+    let dirs = turning_directions(5, step);
+    let next = dirs[4];
+    // Newest first: the last one alone, then two, three and four of them.
+    let history: Vec<Vector3<f64>> = dirs[..4].iter().rev().copied().collect();
+    let errors: Vec<f64> = (1..=4)
+        .map(|k| (extrapolate(&history[..k]) - next).norm())
+        .collect();
+    // The turn's powers 1 to 4 (times the sine of the angle to the axis, below 1).
+    assert!(errors[0] > 0.5 * step && errors[0] < step, "{errors:?}");
+    assert!(
+        errors[1] < step * step && errors[1] > 0.1 * step * step,
+        "{errors:?}"
+    );
+    assert!(errors[2] < step.powi(3), "{errors:?}");
+    assert!(errors[3] < step.powi(4), "{errors:?}");
+    // A jerky history (the third difference not below the second) stops at the second order.
+    let mut jerky = history.clone();
+    jerky[3] = (jerky[3] + Vector3::new(2e-6, -3e-6, 1e-6)).normalize();
+    assert_eq!(extrapolate(&jerky), extrapolate(&history[..3]));
+    // A turn of EXTRAPOLATE or more a step is not extrapolated.
+    let fast = turning_directions(2, 2.0 * EXTRAPOLATE);
+    assert_eq!(extrapolate(&[fast[1], fast[0]]), fast[1]);
+}
+
+#[test]
+fn a_smoothly_turning_contact_is_answered_at_its_extrapolated_start() {
+    // The benchmark's DEM-like motion: the contact direction and B turn 1e-3 rad a step about
+    // fixed axes, at a depth that varies. After four touching steps the extrapolated start is a
+    // common normal to the descent's accuracy: no Newton iteration, and the cold answer.
+    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
+        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
+        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
+    ) else {
+        unreachable!()
+    };
+    let dirs = turning_directions(200, 1e-3);
+    let mut warm = WarmState::cold();
+    let mut at_start = 0;
+    for (k, u) in dirs.iter().enumerate() {
+        let rotation = UnitQuaternion::from_scaled_axis(
+            Vector3::new(0.2, 0.5, -0.4) * (1.0 + 1e-3 * k as f64),
+        );
+        let depth = 1e-3 * (1.2 + (0.02 * k as f64).sin());
+        // The paper's construction: B's point with normal -u placed `depth` below A's with
+        // normal u.
+        let p2 = a.support_point(u) - u * depth;
+        let pose_b = Pose::new(
+            p2 - rotation * b.support_point(&(rotation.inverse() * -u)),
+            rotation,
+        );
+        let w = common_normal(&a, &b, &pose_b, &mut warm).unwrap();
+        let c = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+        assert!(w.contact.touching && c.contact.touching, "step {k}");
+        assert!(
+            (w.contact.penetration - depth).abs() < 1e-9 * depth,
+            "step {k}: {} against {depth}",
+            w.contact.penetration
+        );
+        assert!((w.contact.penetration - c.contact.penetration).abs() < 1e-9 * depth);
+        assert!((w.contact.normal - u).norm() < 1e-8, "step {k}");
+        assert!(
+            (w.contact.point - c.contact.point).norm() < 1e-8,
+            "step {k}"
+        );
+        if w.iterations == 0 {
+            at_start += 1;
+            // The warm state keeps the start moved by its Newton step, not the answer's normal.
+            assert!((w.estimate - w.contact.normal).norm() < 1e-9);
+        }
+        let streak = warm.data[STREAK] as usize;
+        assert_eq!(streak, (k + 1).min(HISTORY), "step {k}");
+    }
+    assert!(at_start >= 190, "{at_start} of 200 answered at the start");
+}
+
+#[test]
+fn the_touching_streak_restarts_after_a_query_apart() {
+    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
+        shape([1.0, 1.0, 1.0], [1.0, 1.0]),
+        shape([1.0, 1.0, 1.0], [1.0, 1.0]),
+    ) else {
+        unreachable!()
+    };
+    let at = |x: f64| Pose::new(Vector3::new(x, 0.1, 0.0), UnitQuaternion::identity());
+    let mut warm = WarmState::cold();
+    for (x, touching, streak) in [
+        (1.9, true, 1),
+        (1.91, true, 2),
+        (1.92, true, 3),
+        (1.93, true, 4),
+        (1.94, true, 4),
+        (2.1, false, 0),
+        (1.95, true, 1),
+    ] {
+        let s = common_normal(&a, &b, &at(x), &mut warm).unwrap();
+        assert_eq!(s.contact.touching, touching, "x {x}");
+        assert_eq!(touching_streak(true, &warm.data), streak, "x {x}");
+    }
+}
+
+#[test]
+fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
+    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
+        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
+        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
+    ) else {
+        unreachable!()
+    };
+    let u = Vector3::new(0.3, -0.5, 0.8).normalize();
+    let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.7, -0.2, 0.4));
+    let p2 = a.support_point(&u) - u * 1e-3;
+    let pose_b = Pose::new(
+        p2 - rotation * b.support_point(&(rotation.inverse() * -u)),
+        rotation,
+    );
+    let bodies = Bodies {
+        a: &a,
+        b: &b,
+        rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
+        translation: pose_b.position,
+    };
+    // At the constructed common normal: taken, and the estimate stays on it.
+    let estimate = bodies.start_converged(&bodies.first_order(u)).unwrap();
+    assert!((estimate - u).norm() < 1e-12);
+    // A start off by the turn's square (a linear extrapolation's error): a Newton step is due.
+    let off = UnitQuaternion::from_scaled_axis(Vector3::new(1e-6, 0.0, 0.0)) * u;
+    assert!(bodies.start_converged(&bodies.first_order(off)).is_none());
+    // Off by 1e-12 (a cubic one's): taken, and the estimate is nearer the common normal.
+    let near = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 1e-12, 1e-12)) * u;
+    let estimate = bodies.start_converged(&bodies.first_order(near)).unwrap();
+    assert!((estimate - u).norm() < 1e-14, "{:e}", (estimate - u).norm());
+    // The first half of the derivatives is theirs, bit for bit.
+    let (first, der) = (bodies.first_order(off), bodies.derivatives(off));
+    assert_eq!(first.gram() * 2.0, der.gauss_newton);
+    assert_eq!(first.tangent_curvature, der.tangent_curvature);
+    assert_eq!(bodies.second_order(first).hessian, der.hessian);
+}

@@ -98,23 +98,92 @@ impl Superellipsoid {
     /// A zero `n` returns zeros; a non-finite `n` gives NaN derivatives (and the non-finite point
     /// of [`Self::point_with_normal`]).
     pub fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
+        let (point, jacobian, rest) = self.point_with_normal_first(n);
+        PointDerivatives {
+            point,
+            jacobian,
+            hessians: self.point_with_normal_second(&rest),
+        }
+    }
+
+    /// The first part of [`Self::point_with_normal_derivatives`]: the point and its Jacobian
+    /// `J = dx/dn` (body frame), bit for bit the same, with what the second derivatives still need
+    /// ([`Self::point_with_normal_second`]). The 4 `powf` of the point and about a third of the
+    /// rest: where the first derivatives decide (the curvature radii of the surface at `x` are
+    /// those of `J |n|`), the second are not computed.
+    pub fn point_with_normal_first(
+        &self,
+        n: &Vector3<f64>,
+    ) -> (Vector3<f64>, Matrix3<f64>, JetRest) {
+        match self.derivative_base(n) {
+            DerivativeBase::Degenerate { point, fill } => (
+                point,
+                Matrix3::from_element(fill),
+                JetRest(Rest::Fill(fill)),
+            ),
+            DerivativeBase::Regular {
+                point,
+                m,
+                powers,
+                inv_scale,
+            } => {
+                let second = DualNormSecond::new(self, &m, powers);
+                let jacobian = self.jacobian(&second.hessian(), inv_scale);
+                let rest = Rest::Regular {
+                    m,
+                    powers,
+                    inv_scale,
+                };
+                (point, jacobian, JetRest(rest))
+            }
+        }
+    }
+
+    /// The second derivatives `H_k = d^2 x_k / dn dn` of [`Self::point_with_normal_derivatives`]
+    /// from what [`Self::point_with_normal_first`] left (body frame; bit for bit the same).
+    pub fn point_with_normal_second(&self, rest: &JetRest) -> SymmetricTensor3 {
+        match &rest.0 {
+            Rest::Fill(fill) => SymmetricTensor3::from_element(*fill),
+            Rest::Regular {
+                m,
+                powers,
+                inv_scale,
+            } => {
+                // The second-order quantities again (a few divisions): a smaller record to carry.
+                let second = DualNormSecond::new(self, m, *powers);
+                let third = self.dual_norm_third(m, *powers, &second);
+                // H_k = r_k R third_k R / scale^2.
+                let radii = Vector3::new(self.r[0], self.r[1], self.r[2]);
+                third.scaled_per_axis(&radii, inv_scale * inv_scale)
+            }
+        }
+    }
+
+    /// `J = R hess R / scale` from the Hessian of the nested dual norm at the scaled direction.
+    #[inline(always)]
+    fn jacobian(&self, hess: &Matrix3<f64>, inv_scale: f64) -> Matrix3<f64> {
+        let rs = Vector3::new(self.r[0], self.r[1], self.r[2]) * inv_scale;
+        Matrix3::from_fn(|k, i| self.r[k] * rs[i] * hess[(k, i)])
+    }
+
+    /// The point for `n` and what its derivatives are evaluated on (see
+    /// [`Self::point_with_normal_derivatives`]): the scaled direction divided by its largest
+    /// component, with components below [`DERIVATIVE_FLOOR`] clamped, and the powers of the two
+    /// nested superellipse steps there.
+    #[inline(always)]
+    fn derivative_base(&self, n: &Vector3<f64>) -> DerivativeBase {
         let m = self.scaled(n);
         let parts = self.nested_support(&m);
         let point = self.point_of(&m, &parts);
         if !m.iter().all(|v| v.is_finite()) {
-            return PointDerivatives {
+            return DerivativeBase::Degenerate {
                 point,
-                jacobian: Matrix3::from_element(f64::NAN),
-                hessians: SymmetricTensor3::from_element(f64::NAN),
+                fill: f64::NAN,
             };
         }
         let scale = m.amax();
         if scale == 0.0 {
-            return PointDerivatives {
-                point,
-                jacobian: Matrix3::zeros(),
-                hessians: SymmetricTensor3::zeros(),
-            };
+            return DerivativeBase::Degenerate { point, fill: 0.0 };
         }
         let inv_scale = 1.0 / scale;
         let mut mh = m * inv_scale;
@@ -134,45 +203,37 @@ impl Superellipsoid {
             let p = parts;
             [p.u1, p.u2, p.g, p.z, p.mu * inv_scale, p.nu * inv_scale]
         };
-        let (hess, third) = self.dual_norm_derivatives(&mh, powers);
-        // J = R hess R / scale and H_k = r_k R third_k R / scale^2.
-        let rs = Vector3::new(self.r[0], self.r[1], self.r[2]) * inv_scale;
-        let jacobian = Matrix3::from_fn(|k, i| self.r[k] * rs[i] * hess[(k, i)]);
-        let radii = Vector3::new(self.r[0], self.r[1], self.r[2]);
-        let hessians = third.scaled_per_axis(&radii, inv_scale * inv_scale);
-        PointDerivatives {
+        DerivativeBase::Regular {
             point,
-            jacobian,
-            hessians,
+            m: mh,
+            powers,
+            inv_scale,
         }
     }
 
-    /// The Hessian `grad^2 nu` and the third derivatives `T(k, i, j) = d^3 nu / dm_k dm_i dm_j`
-    /// of the nested dual norm at `m` (every component non-zero), given the powers of the two
-    /// nested superellipse steps `[A1, A2, B, C, mu, nu]` with `A_i = (|m_i|/mu)^beta1`,
-    /// `B = (mu/nu)^beta2`, `C = (|m3|/nu)^beta2`. See
+    /// The third derivatives `T(k, i, j) = d^3 nu / dm_k dm_i dm_j` of the nested dual norm at `m`
+    /// (every component non-zero), given the powers `[A1, A2, B, C, mu, nu]` of the two nested
+    /// superellipse steps and the second-order quantities `second` there. See
     /// [`Superellipsoid::point_with_normal_derivatives`] for the formulas.
-    fn dual_norm_derivatives(
+    fn dual_norm_third(
         &self,
         m: &Vector3<f64>,
         powers: [f64; 6],
-    ) -> (Matrix3<f64>, SymmetricTensor3) {
-        let [a1, a2, b, c, mu, nu] = powers;
+        second: &DualNormSecond,
+    ) -> SymmetricTensor3 {
+        let [a1, a2, b, _, mu, _] = powers;
         let (beta1, beta2) = (self.beta1, self.beta2);
-        // Inner 2D norm mu(m1, m2): gradient, q_i = A_i / |m_i|, rank-one Hessian kappa1 w w^T.
-        let dmu = [a1.copysign(m.x), a2.copysign(m.y)];
-        let q = [a1 / m.x.abs(), a2 / m.y.abs()];
-        let (inv_mu, inv_nu) = (1.0 / mu, 1.0 / nu);
-        let kappa1 = beta1 * q[0] * q[1] * inv_mu;
-        let w = [m.y, -m.x];
-        let hmu = |i: usize, j: usize| kappa1 * w[i] * w[j];
-        // Outer 2D norm N2(mu, m3) and its derivatives up to third order.
-        let (m3, g3) = (m.z, c.copysign(m.z));
-        let inv_m3 = 1.0 / m3;
-        let kappa2 = beta2 * (b * inv_mu) * (c * inv_m3.abs()) * inv_nu;
-        let n_mm = kappa2 * m3 * m3;
-        let n_m3 = -kappa2 * mu * m3;
-        let n_33 = kappa2 * mu * mu;
+        let DualNormSecond {
+            dmu,
+            q,
+            inv_mu,
+            inv_nu,
+            kappa2,
+            ..
+        } = *second;
+        let hmu = |i: usize, j: usize| second.hmu(i, j);
+        let (m3, g3, inv_m3) = (m.z, second.g3, second.inv_m3);
+        let n_m3 = second.n_m3;
         let lk_mu = (beta2 - 1.0) * inv_mu - (2.0 * beta2 + 1.0) * b * inv_nu;
         let lk_3 = (beta2 - 1.0) * inv_m3 - (2.0 * beta2 + 1.0) * g3 * inv_nu;
         let n_mmm = kappa2 * lk_mu * m3 * m3;
@@ -198,7 +259,7 @@ impl Superellipsoid {
             let s3 = hmu(i, l) * dmu[j] + hmu(j, l) * dmu[i] + hmu(i, j) * dmu[l];
             n_mmm * dmu[i] * dmu[j] * dmu[l] + d * s3 + b_mu * phi
         };
-        let third = SymmetricTensor3::from_fn(|i, j, l| match (i, j, l) {
+        SymmetricTensor3::from_fn(|i, j, l| match (i, j, l) {
             (0, 0, 0) => horizontal(0, 0, 0, phi_000),
             (0, 0, 1) => horizontal(0, 0, 1, phi_001),
             (0, 1, 1) => horizontal(0, 1, 1, phi_011),
@@ -206,21 +267,140 @@ impl Superellipsoid {
             (_, _, 2) if j < 2 => n_mm3 * dmu[i] * dmu[j] + n_m3 * hmu(i, j),
             (_, 2, 2) if i < 2 => n_m33 * dmu[i],
             _ => n_333,
-        });
-        let h01 = n_mm * dmu[0] * dmu[1] + b * hmu(0, 1);
-        let hess = Matrix3::new(
-            n_mm * dmu[0] * dmu[0] + b * hmu(0, 0),
-            h01,
-            n_m3 * dmu[0],
-            h01,
-            n_mm * dmu[1] * dmu[1] + b * hmu(1, 1),
-            n_m3 * dmu[1],
-            n_m3 * dmu[0],
-            n_m3 * dmu[1],
-            n_33,
-        );
-        (hess, third)
+        })
     }
+}
+
+/// The second-order quantities of the nested dual norm `nu(m) = N2(mu(m1, m2), m3)` at a scaled
+/// direction `m` with every component non-zero (see
+/// [`Superellipsoid::point_with_normal_derivatives`] for the names): its Hessian, and what the
+/// third derivatives build on.
+#[derive(Clone, Copy)]
+struct DualNormSecond {
+    /// The gradient `mu_i = sgn(m_i) A_i` of the inner norm.
+    dmu: [f64; 2],
+    /// `q_i = A_i / |m_i|`.
+    q: [f64; 2],
+    /// `1 / mu`.
+    inv_mu: f64,
+    /// `1 / nu`.
+    inv_nu: f64,
+    /// The inner norm's Hessian is `kappa1 w w^T`.
+    kappa1: f64,
+    /// `w = (m2, -m1)`.
+    w: [f64; 2],
+    /// `B = (mu/nu)^beta2`.
+    b: f64,
+    /// `sgn(m3) C`: the outer norm's derivative in `m3`.
+    g3: f64,
+    /// `1 / m3`.
+    inv_m3: f64,
+    /// The outer norm's Hessian is `kappa2 (m3, -mu) (m3, -mu)^T`.
+    kappa2: f64,
+    /// `N2_mumu = kappa2 m3^2`.
+    n_mm: f64,
+    /// `N2_mu3 = -kappa2 mu m3`.
+    n_m3: f64,
+    /// `N2_33 = kappa2 mu^2`.
+    n_33: f64,
+}
+
+impl DualNormSecond {
+    /// The quantities at `m` for `shape`'s exponents, given the powers `[A1, A2, B, C, mu, nu]`.
+    #[inline(always)]
+    fn new(shape: &Superellipsoid, m: &Vector3<f64>, powers: [f64; 6]) -> Self {
+        let [a1, a2, b, c, mu, nu] = powers;
+        let (beta1, beta2) = (shape.beta1, shape.beta2);
+        // Inner 2D norm mu(m1, m2): gradient, q_i = A_i / |m_i|, rank-one Hessian kappa1 w w^T.
+        let q = [a1 / m.x.abs(), a2 / m.y.abs()];
+        let (inv_mu, inv_nu) = (1.0 / mu, 1.0 / nu);
+        // Outer 2D norm N2(mu, m3) and its second derivatives.
+        let m3 = m.z;
+        let inv_m3 = 1.0 / m3;
+        let kappa2 = beta2 * (b * inv_mu) * (c * inv_m3.abs()) * inv_nu;
+        Self {
+            dmu: [a1.copysign(m.x), a2.copysign(m.y)],
+            q,
+            inv_mu,
+            inv_nu,
+            kappa1: beta1 * q[0] * q[1] * inv_mu,
+            w: [m.y, -m.x],
+            b,
+            g3: c.copysign(m3),
+            inv_m3,
+            kappa2,
+            n_mm: kappa2 * m3 * m3,
+            n_m3: -kappa2 * mu * m3,
+            n_33: kappa2 * mu * mu,
+        }
+    }
+
+    /// `mu_ij = kappa1 w_i w_j`: the inner norm's Hessian.
+    #[inline(always)]
+    fn hmu(&self, i: usize, j: usize) -> f64 {
+        self.kappa1 * self.w[i] * self.w[j]
+    }
+
+    /// The Hessian `grad^2 nu`: `nu_ij = N2_mumu mu_i mu_j + B mu_ij`, `nu_i3 = N2_mu3 mu_i`,
+    /// `nu_33 = N2_33`.
+    #[inline(always)]
+    fn hessian(&self) -> Matrix3<f64> {
+        let (dmu, n_mm, n_m3, b) = (self.dmu, self.n_mm, self.n_m3, self.b);
+        let h01 = n_mm * dmu[0] * dmu[1] + b * self.hmu(0, 1);
+        Matrix3::new(
+            n_mm * dmu[0] * dmu[0] + b * self.hmu(0, 0),
+            h01,
+            n_m3 * dmu[0],
+            h01,
+            n_mm * dmu[1] * dmu[1] + b * self.hmu(1, 1),
+            n_m3 * dmu[1],
+            n_m3 * dmu[0],
+            n_m3 * dmu[1],
+            self.n_33,
+        )
+    }
+}
+
+/// What [`Superellipsoid::point_with_normal_first`] leaves for
+/// [`Superellipsoid::point_with_normal_second`] (opaque).
+#[derive(Debug, Clone, Copy)]
+pub struct JetRest(Rest);
+
+/// The content of a [`JetRest`].
+#[derive(Debug, Clone, Copy)]
+enum Rest {
+    /// A zero or non-finite direction: every second derivative is this.
+    Fill(f64),
+    /// A finite, non-zero direction: the scaled direction (over its largest component, small
+    /// components clamped), the powers `[A1, A2, B, C, mu, nu]` there and
+    /// `1 / max_i |r_i n_i|`.
+    Regular {
+        m: Vector3<f64>,
+        powers: [f64; 6],
+        inv_scale: f64,
+    },
+}
+
+/// What [`Superellipsoid::derivative_base`] gives the derivatives.
+enum DerivativeBase {
+    /// A zero direction (derivatives `fill = 0`) or a non-finite one (`fill = NaN`).
+    Degenerate {
+        /// The point, as [`Superellipsoid::point_with_normal`] gives it.
+        point: Vector3<f64>,
+        /// The value of every derivative entry.
+        fill: f64,
+    },
+    /// A finite, non-zero direction.
+    Regular {
+        /// The point, as [`Superellipsoid::point_with_normal`] gives it.
+        point: Vector3<f64>,
+        /// The scaled direction over its largest component, small components clamped.
+        m: Vector3<f64>,
+        /// `[A1, A2, B, C, mu, nu]` at `m`.
+        powers: [f64; 6],
+        /// `1 / max_i |r_i n_i|`.
+        inv_scale: f64,
+    },
 }
 
 #[cfg(test)]
@@ -295,6 +475,8 @@ mod tests {
                 let n = off_plane_direction(&mut rng);
                 let d = s.point_with_normal_derivatives(&n);
                 assert_eq!(d.point, s.point_with_normal(&n));
+                let (point, jacobian, _) = s.point_with_normal_first(&n);
+                assert_eq!((d.point, d.jacobian), (point, jacobian));
                 let len = n.norm();
                 let (fd_j, fd_h) = fd_derivatives(&s, &n, h1 * len, h2 * len);
                 let unit = d.point.amax() / len;
@@ -450,6 +632,8 @@ mod tests {
                 for n in &normals {
                     let d = s.point_with_normal_derivatives(n);
                     assert_eq!(d.point, s.point_with_normal(n));
+                    let (point, jacobian, _) = s.point_with_normal_first(n);
+                    assert_eq!((d.point, d.jacobian), (point, jacobian));
                     let hessians = d.hessians.matrices();
                     let all = d
                         .jacobian
@@ -489,5 +673,11 @@ mod tests {
         assert_eq!(z.hessians.matrices(), [Matrix3::zeros(); 3]);
         let bad = s.point_with_normal_derivatives(&Vector3::new(f64::NAN, 1.0, 0.0));
         assert!(bad.jacobian.iter().all(|v| v.is_nan()));
+        let (_, jacobian, rest) = s.point_with_normal_first(&Vector3::zeros());
+        assert_eq!(jacobian, Matrix3::zeros());
+        assert_eq!(
+            s.point_with_normal_second(&rest).matrices(),
+            [Matrix3::zeros(); 3]
+        );
     }
 }

@@ -553,7 +553,7 @@ mod fast_pow;
 mod softplus;
 
 pub use coarse_support::LogSupport;
-pub use derivatives::PointDerivatives;
+pub use derivatives::{JetRest, PointDerivatives};
 
 #[cfg(test)]
 mod tests {
