@@ -5,6 +5,7 @@ mod broad;
 mod polyhedra;
 mod potential;
 mod spheres;
+mod superellipsoid_sequences;
 mod superellipsoids;
 
 use indicatif::{ProgressBar, ProgressStyle};

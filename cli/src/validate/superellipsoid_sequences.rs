@@ -1,0 +1,153 @@
+//! Superellipsoids, beyond the paper's protocol: warm-started DEM-like sequences, each warm query
+//! checked against a cold query of the same configuration.
+//!
+//! Each sequence is [`crate::superellipsoid_pairs::sequence`]: a contact whose direction and body B
+//! turn [`TURN`] rad a step about fixed random axes, at a depth that varies between about 0.9e-4
+//! and 1.7e-3, over [`STEPS`] steps. The pair's warm state is kept along it; the same
+//! configuration queried cold must give the same answer: both touching (every step touches by
+//! construction), the same depth within [`DEPTH_AGREEMENT`] relative and the same normal within
+//! [`NORMAL_AGREEMENT`] rad. The table also shows how many warm queries were answered at their
+//! extrapolated start with no Newton iteration, and the iterations warm against cold.
+
+use super::{over_threads, Options};
+use crate::sampling;
+use crate::superellipsoid_pairs::{sequence, Interval};
+use crate::table::{sci, Table};
+use demcontact::narrow::common_normal::common_normal;
+use demcontact::WarmState;
+
+/// Steps per sequence.
+pub const STEPS: usize = 100;
+
+/// The turn of the contact direction and of body B per step (rad): a DEM-like step.
+pub const TURN: f64 = 1e-3;
+
+/// The largest relative depth difference between a warm answer and the cold one of the same
+/// configuration (the depth is second order in the direction's error).
+pub const DEPTH_AGREEMENT: f64 = 1e-9;
+
+/// The largest angle (rad) between the normals of a warm answer and the cold one. The search
+/// stops where Newton's quadratic convergence predicts a direction error below 1e-9 rad, but
+/// where a body is nearly flat the direction is ill-conditioned (the depth barely changes with
+/// it) and the normals carry larger errors: up to about 3e-8 rad against the construction on
+/// intervals 1-3 (Table 1's largest angle error), more on interval 4.
+pub const NORMAL_AGREEMENT: f64 = 1e-7;
+
+/// What the sequences of one interval produced.
+#[derive(Debug, Clone, Default)]
+pub struct SequenceStats {
+    /// Warm queries (the first query of each sequence, cold by construction, left out).
+    queries: u64,
+    /// Of them, answered at the extrapolated start (no Newton iteration).
+    at_start: u64,
+    /// Direction updates over the warm queries, and over the cold ones of the same steps.
+    warm_iterations: u64,
+    cold_iterations: u64,
+    /// The largest relative depth difference and normal angle, warm against cold.
+    depth_difference: f64,
+    angle: f64,
+    /// Warm answers that differ from the cold ones: touching against apart, or a depth or normal
+    /// beyond [`DEPTH_AGREEMENT`] or [`NORMAL_AGREEMENT`].
+    disagreeing: u64,
+}
+
+impl SequenceStats {
+    fn merge(&mut self, other: &SequenceStats) {
+        self.queries += other.queries;
+        self.at_start += other.at_start;
+        self.warm_iterations += other.warm_iterations;
+        self.cold_iterations += other.cold_iterations;
+        self.depth_difference = self.depth_difference.max(other.depth_difference);
+        self.angle = self.angle.max(other.angle);
+        self.disagreeing += other.disagreeing;
+    }
+
+    /// Whether every warm answer agreed with the cold one.
+    pub fn passed(&self) -> bool {
+        self.disagreeing == 0 && self.queries > 0
+    }
+}
+
+/// The sequences of `interval`: `options.pairs / 1000` of them (at least 8), in parallel.
+pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
+    let count = (options.pairs / 1000).max(8);
+    let label = format!("superellipsoids {} warm", interval.number());
+    let parts = over_threads(
+        options,
+        count,
+        &label,
+        SequenceStats::default,
+        |stats, k| {
+            let seed = options.seed
+                ^ ((interval.number() as u64) << 56)
+                ^ (0x5e9u64 << 44)
+                ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = sampling::rng(seed);
+            let mut warm = WarmState::cold();
+            for (step, p) in sequence(interval, STEPS, TURN, &mut rng).iter().enumerate() {
+                let w = common_normal(&p.a, &p.b, &p.pose_b, &mut warm);
+                if step == 0 {
+                    continue;
+                }
+                let c = common_normal(&p.a, &p.b, &p.pose_b, &mut WarmState::cold());
+                stats.queries += 1;
+                let (Ok(w), Ok(c)) = (w, c) else {
+                    stats.disagreeing += 1;
+                    continue;
+                };
+                stats.at_start += (w.iterations == 0) as u64;
+                stats.warm_iterations += w.iterations as u64;
+                stats.cold_iterations += c.iterations as u64;
+                let depth = (w.contact.penetration - c.contact.penetration).abs()
+                    / c.contact.penetration.max(f64::MIN_POSITIVE);
+                let angle = (w.contact.normal - c.contact.normal).norm();
+                stats.depth_difference = stats.depth_difference.max(depth);
+                stats.angle = stats.angle.max(angle);
+                let agree = w.contact.touching
+                    && c.contact.touching
+                    && depth <= DEPTH_AGREEMENT
+                    && angle <= NORMAL_AGREEMENT;
+                stats.disagreeing += (!agree) as u64;
+            }
+        },
+    );
+    let mut total = SequenceStats::default();
+    for p in &parts {
+        total.merge(p);
+    }
+    total
+}
+
+/// The table of the sequences of every interval.
+pub fn table(results: &[(Interval, SequenceStats)]) -> Table {
+    let mut t = Table::new(
+        format!(
+            "Warm-started DEM-like sequences (ours, beyond the paper): {STEPS} steps of {TURN} rad, \
+             each warm query against a cold query of the same configuration"
+        ),
+        &[
+            "interval",
+            "warm queries",
+            "answered at the start %",
+            "mean it warm",
+            "mean it cold",
+            "max depth diff (rel)",
+            "max normal diff (rad)",
+            "disagreeing",
+        ],
+    );
+    for (interval, s) in results {
+        let n = s.queries.max(1) as f64;
+        t.row(vec![
+            interval.number().to_string(),
+            s.queries.to_string(),
+            format!("{:.2}", 100.0 * s.at_start as f64 / n),
+            format!("{:.2}", s.warm_iterations as f64 / n),
+            format!("{:.2}", s.cold_iterations as f64 / n),
+            sci(s.depth_difference),
+            sci(s.angle),
+            s.disagreeing.to_string(),
+        ]);
+    }
+    t
+}
