@@ -17,6 +17,31 @@ fn shape(r: [f64; 3], e: [f64; 2]) -> Shape {
     Shape::Superellipsoid(Superellipsoid::new(r[0], r[1], r[2], e[0], e[1]).unwrap())
 }
 
+/// Two superellipsoids of unlike radii and squareness.
+fn unlike_pair() -> (Superellipsoid, Superellipsoid) {
+    (
+        Superellipsoid::new(1.0, 1.4, 0.8, 0.6, 1.3).unwrap(),
+        Superellipsoid::new(0.9, 0.7, 1.5, 1.2, 0.5).unwrap(),
+    )
+}
+
+/// The paper's construction: B's pose, turned by `rotation`, that places B's point with normal
+/// `-u` at `depth` along `-u` from A's point with normal `u` (A at the origin, unrotated): the
+/// common normal `u` with that depth (apart by `-depth` when negative).
+fn constructed(
+    a: &Superellipsoid,
+    b: &Superellipsoid,
+    u: &Vector3<f64>,
+    rotation: UnitQuaternion<f64>,
+    depth: f64,
+) -> Pose {
+    let p2 = a.support_point(u) - u * depth;
+    Pose::new(
+        p2 - rotation * b.support_point(&(rotation.inverse() * -u)),
+        rotation,
+    )
+}
+
 #[test]
 fn ellipsoids_along_an_axis_match_the_closed_form() {
     // Semi-axes (1, 1.5, 2) stacked along each body axis, rotated as a whole.
@@ -388,12 +413,7 @@ fn the_motion_certificate_is_only_for_its_own_shapes_and_an_apart_pair() {
 
 #[test]
 fn a_scratch_state_gets_the_same_answer_and_no_certificate() {
-    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
-        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
-        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
-    ) else {
-        unreachable!()
-    };
+    let (a, b) = unlike_pair();
     let (pa, pb) = (
         pose([0.3, -0.2, 0.1], [0.2, 0.4, -0.1]),
         pose([0.1, 0.4, 2.6], [0.5, 0.0, 0.3]),
@@ -594,9 +614,7 @@ fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
         let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
         let rot = UnitQuaternion::from_scaled_axis(Vector3::new(3.0 * r[13], -2.0 * r[14], 1.0));
         let depth = 1e-3 * (0.1 + r[13]);
-        let p1 = a.support_point(&u);
-        let q2 = b.support_point(&(rot.inverse() * -u));
-        let pose_b = Pose::new(p1 - u * depth - rot * q2, rot);
+        let pose_b = constructed(&a, &b, &u, rot, depth);
         let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
         let c = solution.contact;
         assert!(c.touching, "seed {seed}");
@@ -700,12 +718,7 @@ fn a_smoothly_turning_contact_is_answered_at_its_extrapolated_start() {
     // The benchmark's DEM-like motion: the contact direction and B turn 1e-3 rad a step about
     // fixed axes, at a depth that varies. After four touching steps the extrapolated start is a
     // common normal to the descent's accuracy: no Newton iteration, and the cold answer.
-    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
-        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
-        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
-    ) else {
-        unreachable!()
-    };
+    let (a, b) = unlike_pair();
     let dirs = turning_directions(200, 1e-3);
     let mut warm = WarmState::cold();
     let mut at_start = 0;
@@ -714,13 +727,7 @@ fn a_smoothly_turning_contact_is_answered_at_its_extrapolated_start() {
             Vector3::new(0.2, 0.5, -0.4) * (1.0 + 1e-3 * k as f64),
         );
         let depth = 1e-3 * (1.2 + (0.02 * k as f64).sin());
-        // The paper's construction: B's point with normal -u placed `depth` below A's with
-        // normal u.
-        let p2 = a.support_point(u) - u * depth;
-        let pose_b = Pose::new(
-            p2 - rotation * b.support_point(&(rotation.inverse() * -u)),
-            rotation,
-        );
+        let pose_b = constructed(&a, &b, u, rotation, depth);
         let w = common_normal(&a, &b, &pose_b, &mut warm).unwrap();
         let c = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
         assert!(w.contact.touching && c.contact.touching, "step {k}");
@@ -773,19 +780,10 @@ fn the_touching_streak_restarts_after_a_query_apart() {
 
 #[test]
 fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
-    let (Shape::Superellipsoid(a), Shape::Superellipsoid(b)) = (
-        shape([1.0, 1.4, 0.8], [0.6, 1.3]),
-        shape([0.9, 0.7, 1.5], [1.2, 0.5]),
-    ) else {
-        unreachable!()
-    };
+    let (a, b) = unlike_pair();
     let u = Vector3::new(0.3, -0.5, 0.8).normalize();
     let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.7, -0.2, 0.4));
-    let p2 = a.support_point(&u) - u * 1e-3;
-    let pose_b = Pose::new(
-        p2 - rotation * b.support_point(&(rotation.inverse() * -u)),
-        rotation,
-    );
+    let pose_b = constructed(&a, &b, &u, rotation, 1e-3);
     let bodies = Bodies {
         a: &a,
         b: &b,
