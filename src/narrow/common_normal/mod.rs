@@ -437,8 +437,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         if first.points.support_gap() > 0.0 {
             return Descent::Excluded(first.points);
         }
-        if let Some(estimate) = self.start_converged(&first) {
-            return match Self::converged(first.points, &first.gram()) {
+        let gram = first.gram();
+        if let Some(estimate) = self.start_converged(&first, &gram) {
+            return match Self::converged(first.points, &gram) {
                 Descent::Converged {
                     points, sharpness, ..
                 } => Descent::Converged {
@@ -460,9 +461,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// within the error [`Self::descend`] accepts after its last step, in the direction and in
     /// the points ([`PREDICTED_TOLERANCE`], with the same curvature-radius factor). A warm start
     /// extrapolated from the pair's last steps (`common_normal`) lands there while the contact
-    /// moves smoothly; the first derivatives alone decide it. Returns the start moved by that
-    /// Newton step (the estimate of the common normal the warm state keeps), if it is.
-    fn start_converged<RA, RB>(&self, first: &FirstOrder<RA, RB>) -> Option<Vector3<f64>> {
+    /// moves smoothly; the first derivatives alone decide it (`gram`: `first.gram()`). Returns the
+    /// start moved by that Newton step (the estimate of the common normal the warm state keeps),
+    /// if it is.
+    fn start_converged<RA, RB>(
+        &self,
+        first: &FirstOrder<RA, RB>,
+        gram: &Matrix2<f64>,
+    ) -> Option<Vector3<f64>> {
         let points = &first.points;
         if Self::common_normal_residual(points) > COMMON_NORMAL_TOLERANCE {
             return None;
@@ -472,7 +478,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             return None;
         }
         let step = solve2(&a, &first.gap_gradient())?;
-        let curvature_radius = first.gram().trace().sqrt();
+        let curvature_radius = gram.trace().sqrt();
         let size = self.translation.norm();
         (step.norm() * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE)
             .then(|| first.chart.direction(step.x, step.y))

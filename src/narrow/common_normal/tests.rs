@@ -790,15 +790,19 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
         rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
         translation: pose_b.position,
     };
+    let start = |c: Vector3<f64>| {
+        let first = bodies.first_order(c);
+        bodies.start_converged(&first, &first.gram())
+    };
     // At the constructed common normal: taken, and the estimate stays on it.
-    let estimate = bodies.start_converged(&bodies.first_order(u)).unwrap();
+    let estimate = start(u).unwrap();
     assert!((estimate - u).norm() < 1e-12);
     // A start off by the turn's square (a linear extrapolation's error): a Newton step is due.
     let off = UnitQuaternion::from_scaled_axis(Vector3::new(1e-6, 0.0, 0.0)) * u;
-    assert!(bodies.start_converged(&bodies.first_order(off)).is_none());
+    assert!(start(off).is_none());
     // Off by 1e-12 (a cubic one's): taken, and the estimate is nearer the common normal.
     let near = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 1e-12, 1e-12)) * u;
-    let estimate = bodies.start_converged(&bodies.first_order(near)).unwrap();
+    let estimate = start(near).unwrap();
     assert!((estimate - u).norm() < 1e-14, "{:e}", (estimate - u).norm());
     // The first half of the derivatives is theirs, bit for bit.
     let (first, der) = (bodies.first_order(off), bodies.derivatives(off));
