@@ -1,4 +1,5 @@
-/* Superellipsoids through the C ABI: closed-form contacts, bad parameters, angles in warm states. */
+/* Superellipsoids through the C ABI: closed-form contacts, bad parameters, angles in warm states,
+   a warm-started sequence. */
 #include <string.h>
 #include "check.h"
 #include "demcontact.h"
@@ -28,6 +29,37 @@ static void bad_parameters(void) {
   CHECK(strstr(demcontact_last_error_message(), "r3") != NULL);
   CHECK_STATUS(demcontact_superellipsoid_create(1.0, 1.0, 1.0, 1.0, 1.0, NULL),
                DEMCONTACT_STATUS_NULL_ARGUMENT);
+}
+
+/* A unit sphere written as a superellipsoid rolling around another at a slowly varying overlap,
+   its warm state kept: every answer is the closed form (normal along the centre line, depth 2 minus
+   the distance), and once the warm state holds four contact directions its extrapolated start is
+   the answer itself, taken with no Newton iteration. */
+static void warm_sequence(void) {
+  demcontact_shape* s = NULL;
+  demcontact_contact c;
+  demcontact_warm_state warm;
+  CHECK_STATUS(demcontact_superellipsoid_create(1.0, 1.0, 1.0, 1.0, 1.0, &s), DEMCONTACT_STATUS_OK);
+  memset(&warm, 0, sizeof warm);
+  demcontact_pose a = at(0.3, -0.2, 0.1);
+  int at_start = 0;
+  for (int k = 0; k < 60; k++) {
+    double t = 1e-3 * k;
+    double depth = 1e-3 * (1.0 + 0.5 * sin(20.0 * t));
+    double u[3] = {cos(t) * cos(0.3 + 0.5 * t), sin(t) * cos(0.3 + 0.5 * t), sin(0.3 + 0.5 * t)};
+    demcontact_pose b = at(a.position[0] + (2.0 - depth) * u[0],
+                           a.position[1] + (2.0 - depth) * u[1],
+                           a.position[2] + (2.0 - depth) * u[2]);
+    b.orientation[0] = cos(t);
+    b.orientation[3] = sin(t);
+    CHECK_STATUS(demcontact_collide(s, &a, s, &b, &warm, &c), DEMCONTACT_STATUS_OK);
+    CHECK(c.touching == 1);
+    CHECK_NEAR(c.penetration, depth, 1e-12);
+    for (int i = 0; i < 3; i++) CHECK_NEAR(c.normal[i], u[i], 1e-9);
+    if (c.iterations == 0) at_start++;
+  }
+  CHECK(at_start >= 50);
+  demcontact_shape_release(s);
 }
 
 int main(void) {
@@ -121,5 +153,6 @@ int main(void) {
 
   demcontact_shape_release(ell);
   demcontact_shape_release(ball);
+  warm_sequence();
   return finish();
 }
