@@ -2,7 +2,7 @@
 //! contact search need (Wellmann, Lillie & Wriggers 2008, eqs. (10)-(11)).
 
 use super::*;
-use crate::shapes::SymmetricTensor3;
+use crate::shapes::{SmoothConvex, SymmetricTensor3};
 
 /// The surface point with a given outward normal and its first and second derivatives with
 /// respect to that normal, from [`Superellipsoid::point_with_normal_derivatives`] (body frame).
@@ -98,12 +98,7 @@ impl Superellipsoid {
     /// A zero `n` returns zeros; a non-finite `n` gives NaN derivatives (and the non-finite point
     /// of [`Self::point_with_normal`]).
     pub fn point_with_normal_derivatives(&self, n: &Vector3<f64>) -> PointDerivatives {
-        let (point, jacobian, rest) = self.point_with_normal_first(n);
-        PointDerivatives {
-            point,
-            jacobian,
-            hessians: self.point_with_normal_second(&rest),
-        }
+        SmoothConvex::point_with_normal_derivatives(self, n)
     }
 
     /// The first part of [`Self::point_with_normal_derivatives`]: the point and its Jacobian
@@ -115,28 +110,16 @@ impl Superellipsoid {
         &self,
         n: &Vector3<f64>,
     ) -> (Vector3<f64>, Matrix3<f64>, JetRest) {
-        match self.derivative_base(n) {
-            DerivativeBase::Degenerate { point, fill } => (
-                point,
-                Matrix3::from_element(fill),
-                JetRest(Rest::Fill(fill)),
-            ),
-            DerivativeBase::Regular {
-                point,
+        let (point, rest) = self.derivative_base(n);
+        let jacobian = match rest {
+            Rest::Fill(fill) => Matrix3::from_element(fill),
+            Rest::Regular {
                 m,
                 powers,
                 inv_scale,
-            } => {
-                let second = DualNormSecond::new(self, &m, powers);
-                let jacobian = self.jacobian(&second.hessian(), inv_scale);
-                let rest = Rest::Regular {
-                    m,
-                    powers,
-                    inv_scale,
-                };
-                (point, jacobian, JetRest(rest))
-            }
-        }
+            } => self.jacobian(&DualNormSecond::new(self, &m, powers).hessian(), inv_scale),
+        };
+        (point, jacobian, JetRest(rest))
     }
 
     /// The second derivatives `H_k = d^2 x_k / dn dn` of [`Self::point_with_normal_derivatives`]
@@ -171,19 +154,16 @@ impl Superellipsoid {
     /// component, with components below [`DERIVATIVE_FLOOR`] clamped, and the powers of the two
     /// nested superellipse steps there.
     #[inline(always)]
-    fn derivative_base(&self, n: &Vector3<f64>) -> DerivativeBase {
+    fn derivative_base(&self, n: &Vector3<f64>) -> (Vector3<f64>, Rest) {
         let m = self.scaled(n);
         let parts = self.nested_support(&m);
         let point = self.point_of(&m, &parts);
         if !m.iter().all(|v| v.is_finite()) {
-            return DerivativeBase::Degenerate {
-                point,
-                fill: f64::NAN,
-            };
+            return (point, Rest::Fill(f64::NAN));
         }
         let scale = m.amax();
         if scale == 0.0 {
-            return DerivativeBase::Degenerate { point, fill: 0.0 };
+            return (point, Rest::Fill(0.0));
         }
         let inv_scale = 1.0 / scale;
         let mut mh = m * inv_scale;
@@ -203,12 +183,12 @@ impl Superellipsoid {
             let p = parts;
             [p.u1, p.u2, p.g, p.z, p.mu * inv_scale, p.nu * inv_scale]
         };
-        DerivativeBase::Regular {
-            point,
+        let rest = Rest::Regular {
             m: mh,
             powers,
             inv_scale,
-        }
+        };
+        (point, rest)
     }
 
     /// The third derivatives `T(k, i, j) = d^3 nu / dm_k dm_i dm_j` of the nested dual norm at `m`
@@ -369,7 +349,7 @@ pub struct JetRest(Rest);
 /// The content of a [`JetRest`].
 #[derive(Debug, Clone, Copy)]
 enum Rest {
-    /// A zero or non-finite direction: every second derivative is this.
+    /// A zero direction (`0`) or a non-finite one (`NaN`): every derivative entry is this.
     Fill(f64),
     /// A finite, non-zero direction: the scaled direction (over its largest component, small
     /// components clamped), the powers `[A1, A2, B, C, mu, nu]` there and
@@ -377,28 +357,6 @@ enum Rest {
     Regular {
         m: Vector3<f64>,
         powers: [f64; 6],
-        inv_scale: f64,
-    },
-}
-
-/// What [`Superellipsoid::derivative_base`] gives the derivatives.
-enum DerivativeBase {
-    /// A zero direction (derivatives `fill = 0`) or a non-finite one (`fill = NaN`).
-    Degenerate {
-        /// The point, as [`Superellipsoid::point_with_normal`] gives it.
-        point: Vector3<f64>,
-        /// The value of every derivative entry.
-        fill: f64,
-    },
-    /// A finite, non-zero direction.
-    Regular {
-        /// The point, as [`Superellipsoid::point_with_normal`] gives it.
-        point: Vector3<f64>,
-        /// The scaled direction over its largest component, small components clamped.
-        m: Vector3<f64>,
-        /// `[A1, A2, B, C, mu, nu]` at `m`.
-        powers: [f64; 6],
-        /// `1 / max_i |r_i n_i|`.
         inv_scale: f64,
     },
 }
