@@ -173,6 +173,10 @@ const RESTART_PROBES: u32 = 16;
 /// ([`QUADRATIC_STOP`], [`PREDICTED_TOLERANCE`]).
 const PREFILTER_CONVERGED: f64 = 1e-5;
 
+/// How close (rad) a restart's start, climbed by the prefilter's ascent, must be to the best
+/// converged answer so far for its descent to be skipped.
+const SAME_NORMAL: f64 = 1e-6;
+
 /// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
 /// (`Bodies::moderate_squareness`): its descent after the prefilter starts from the prefilter's
 /// last ascent direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a
@@ -618,6 +622,25 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (gap, [a, b])
     }
 
+    /// An upper bound of the support gap along the unit `c` (A's frame), and so of
+    /// [`Self::coarse_gap`]'s lower bound, from points on the bodies' surfaces: each body's
+    /// support function is at least that of its six axis points `+-r_i e_i` (on every
+    /// superellipsoid), `max_i r_i |n_i|` for the body-frame direction `n`. A relative slack
+    /// covers its rounding.
+    #[inline]
+    fn gap_bound(&self, la: &LogSupport, lb: &LogSupport, c: &Vector3<f64>) -> f64 {
+        let axes = |r: &[f64; 3], n: &Vector3<f64>| {
+            (r[0] * n.x.abs())
+                .max(r[1] * n.y.abs())
+                .max(r[2] * n.z.abs())
+        };
+        let cb = self.rotation.transpose() * c;
+        let t = self.translation;
+        let gap = c.dot(&t) - axes(&la.r, c) - axes(&lb.r, &cb);
+        let scale = t.x.abs() + t.y.abs() + t.z.abs() + la.r.iter().chain(&lb.r).sum::<f64>();
+        gap + 1e-12 * scale
+    }
+
     /// The approximate support points along `c` (A's frame) from the logarithms of
     /// [`Self::coarse_gap`] (to about `1e-7` of the bodies' size).
     #[inline(always)]
@@ -848,8 +871,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         };
         let candidates: Vec<RestartFrom> = match &logs {
             Some((la, lb)) => {
-                let ranked =
-                    restart::ranked_directions(|c| self.coarse_gap(la, lb, c).0, GLOBAL_STARTS);
+                let ranked = restart::ranked_directions(
+                    |c| self.coarse_gap(la, lb, c).0,
+                    |c| self.gap_bound(la, lb, c),
+                    GLOBAL_STARTS,
+                );
                 if ranked[0].0 > 0.0 {
                     let c = ranked[0].1;
                     let (gap, logs) = self.coarse_gap(la, lb, &c);
@@ -901,6 +927,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     _ => Start::Points(self.points(c)),
                 },
             };
+            // A start already at the best answer so far: its descent would only end there again.
+            if let (Start::Derivatives(c), Some(b)) = (&start, &best) {
+                if (c - b.c).norm() <= SAME_NORMAL {
+                    continue;
+                }
+            }
             match self.descend(start, &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
                 Descent::Converged { points, .. } => {

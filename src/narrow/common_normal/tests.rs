@@ -810,3 +810,49 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
     assert_eq!(first.tangent_curvature, der.tangent_curvature);
     assert_eq!(bodies.second_order(first).hessian, der.hessian);
 }
+
+#[test]
+fn a_deep_overlap_the_wide_search_confirms_takes_no_second_descent() {
+    // Two near spheres of a DEM-like packing overlapping by about 5 % of their size (a pair of the
+    // world benchmark's scene): too deep for the trust test, so the wide search restarts from six
+    // directions, and every one of them climbs back to the first answer. Those are not descended
+    // again: the Newton iterations are the first descent's and its polish only.
+    let a = Superellipsoid::new(
+        0.5090676674253394,
+        0.44247501775955583,
+        0.4440907511011165,
+        0.7872275602005236,
+        0.7492764589319851,
+    )
+    .unwrap();
+    let b = Superellipsoid::new(
+        0.5089096790336624,
+        0.5218378236815038,
+        0.466120086482461,
+        1.2411069535881112,
+        1.3055742075580559,
+    )
+    .unwrap();
+    let rotation = UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+        -0.19682463228868632,
+        0.7394291327601721,
+        0.1669350492847924,
+        0.6218016653807288,
+    ));
+    let pb = Pose::new(
+        Vector3::new(0.6605112436715457, -0.6659402980328887, 0.2263456384564479),
+        rotation,
+    );
+    let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+    assert_eq!(s.restarts as usize, GLOBAL_STARTS);
+    let newton = s.iterations - s.probes;
+    assert!(newton <= 4, "{newton} Newton iterations ({s:?})");
+    let (depth, normal) = brute_force_depth(
+        &Shape::Superellipsoid(a),
+        &Shape::Superellipsoid(b),
+        &pb,
+        120,
+    );
+    assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
+    assert!((s.contact.normal - normal).norm() < 1e-6);
+}
