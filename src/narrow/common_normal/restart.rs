@@ -12,19 +12,21 @@ pub const SAMPLES: usize = 64;
 /// `SAMPLES` directions spread evenly over the unit sphere (a Fibonacci lattice: every direction
 /// lies within about 0.33 rad of a sample), in the frame of body A. Computed once per process.
 pub fn lattice() -> impl Iterator<Item = Vector3<f64>> {
+    lattice_array().iter().copied()
+}
+
+/// The directions of [`lattice`], in its order.
+fn lattice_array() -> &'static [Vector3<f64>; SAMPLES] {
     static LATTICE: OnceLock<[Vector3<f64>; SAMPLES]> = OnceLock::new();
-    LATTICE
-        .get_or_init(|| {
-            let golden = std::f64::consts::PI * (3.0 - 5.0f64.sqrt());
-            std::array::from_fn(|i| {
-                let z = 1.0 - (2.0 * i as f64 + 1.0) / SAMPLES as f64;
-                let r = (1.0 - z * z).sqrt();
-                let (s, c) = (golden * i as f64).sin_cos();
-                Vector3::new(r * c, r * s, z)
-            })
+    LATTICE.get_or_init(|| {
+        let golden = std::f64::consts::PI * (3.0 - 5.0f64.sqrt());
+        std::array::from_fn(|i| {
+            let z = 1.0 - (2.0 * i as f64 + 1.0) / SAMPLES as f64;
+            let r = (1.0 - z * z).sqrt();
+            let (s, c) = (golden * i as f64).sin_cos();
+            Vector3::new(r * c, r * s, z)
         })
-        .iter()
-        .copied()
+    })
 }
 
 /// The search in place of the paper's random search: every sample direction of [`lattice`] is
@@ -41,27 +43,29 @@ pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points) -> Vec<Points> {
 /// say) where the start points are not wanted: the best `keep` directions (at least one; the
 /// others are not returned), `(score, direction)`, highest score first (ties: lattice order).
 ///
-/// `bound` is an upper bound of `score` at every direction (cheaper to evaluate): the directions
-/// are scored in decreasing order of their bounds, and the scoring stops where the next bound is
-/// below the `keep`-th best score so far, since no direction from there on can be among the
-/// best. The result is the same as scoring every direction.
+/// `bound` is an upper bound of `score` at every direction (cheaper to evaluate): the `keep`
+/// directions of the highest bounds are scored first, and of the others only those whose bound
+/// is not below the `keep`-th best score so far (no other can be among the best). The result is
+/// the same as scoring every direction.
 pub fn ranked_directions(
     mut score: impl FnMut(&Vector3<f64>) -> f64,
     mut bound: impl FnMut(&Vector3<f64>) -> f64,
     keep: usize,
 ) -> Vec<(f64, Vector3<f64>)> {
     let keep = keep.clamp(1, SAMPLES);
-    let mut bounded: Vec<(f64, usize, Vector3<f64>)> = lattice()
-        .enumerate()
-        .map(|(i, c)| (bound(&c), i, c))
-        .collect();
-    bounded.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    let directions = lattice_array();
+    // Bounds as integers in `f64::total_cmp`'s order, negated: the `keep` directions of the
+    // highest bounds are scored first, then each other one whose bound is not below the `keep`-th
+    // best score so far.
+    let mut bounded: [(i64, usize); SAMPLES] =
+        std::array::from_fn(|i| (-ordered_key(bound(&directions[i])), i));
+    let (first, _, _) = bounded.select_nth_unstable(keep - 1);
+    let mut first: Vec<usize> = first.iter().map(|&(_, i)| i).collect();
+    first.push(bounded[keep - 1].1);
     // The best so far, in order: higher score first, then the earlier lattice direction.
     let mut best: Vec<(f64, usize, Vector3<f64>)> = Vec::with_capacity(keep + 1);
-    for (upper, i, c) in bounded {
-        if best.len() == keep && upper.total_cmp(&best[keep - 1].0).is_lt() {
-            break;
-        }
+    let mut take = |i: usize, best: &mut Vec<(f64, usize, Vector3<f64>)>| {
+        let c = directions[i];
         let s = score(&c);
         let place = best
             .iter()
@@ -71,8 +75,28 @@ pub fn ranked_directions(
             best.insert(place, (s, i, c));
             best.truncate(keep);
         }
+    };
+    for &i in &first {
+        take(i, &mut best);
+    }
+    for &(key, i) in &bounded[keep..] {
+        if from_ordered_key(-key).total_cmp(&best[keep - 1].0).is_ge() {
+            take(i, &mut best);
+        }
     }
     best.into_iter().map(|(s, _, c)| (s, c)).collect()
+}
+
+/// An integer that orders as `x` does in `f64::total_cmp`'s order (and whose negation does not
+/// overflow).
+fn ordered_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    (bits ^ ((((bits >> 63) as u64) >> 1) as i64)).max(-i64::MAX)
+}
+
+/// The number whose [`ordered_key`] is `key`.
+fn from_ordered_key(key: i64) -> f64 {
+    f64::from_bits((key ^ ((((key >> 63) as u64) >> 1) as i64)) as u64)
 }
 
 #[cfg(test)]
@@ -121,6 +145,26 @@ mod tests {
         // here it is exact, and the ranking is the same however loose it is.
         let loose = ranked_directions(score, |c| score(c) + 10.0, 6);
         assert_eq!(loose, spared);
+    }
+
+    #[test]
+    fn ordered_keys_order_as_total_cmp_and_come_back() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -1.0,
+            -0.0,
+            0.0,
+            1e-300,
+            2.5,
+            f64::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert!(ordered_key(w[0]) < ordered_key(w[1]), "{w:?}");
+        }
+        for x in xs {
+            assert_eq!(from_ordered_key(ordered_key(x)).to_bits(), x.to_bits());
+        }
     }
 
     #[test]
