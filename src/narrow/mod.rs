@@ -9,6 +9,7 @@
 mod batch;
 pub mod common_normal;
 pub mod fast_direct_search;
+mod float_order;
 pub mod gjk;
 pub mod potential_socp;
 mod sphere_sphere;

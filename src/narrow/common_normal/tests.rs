@@ -813,8 +813,8 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
 
 #[test]
 fn a_deep_overlap_the_wide_search_confirms_takes_no_second_descent() {
-    // Two near spheres of a DEM-like packing overlapping by about 5 % of their size (a pair of the
-    // world benchmark's scene): too deep for the trust test, so the wide search restarts from six
+    // Two superellipsoids of a DEM-like packing overlapping by about 5 % of their size (a pair of
+    // the world benchmark's scene): too deep for the trust test, so the wide search restarts from six
     // directions, and every one of them climbs back to the first answer. Those are not descended
     // again: the Newton iterations are the first descent's and its polish only.
     let a = Superellipsoid::new(

@@ -49,6 +49,7 @@
 //! degrees of the contact normal are evaluated.
 
 use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
+use crate::narrow::float_order::ordered_key;
 use crate::shapes::{GaussArc, Polyhedron};
 use nalgebra::Vector3;
 use std::cell::RefCell;
@@ -334,13 +335,6 @@ fn face_b_cover(pair: &PolyhedronPair, g: usize, hints: &mut Hints) -> Evaluated
         hints.vertex_a = vertex_a;
     }
     e
-}
-
-/// An integer that orders as `x` does (`f64::total_cmp`'s order), for a cheap sort.
-#[inline]
-fn ordered_key(x: f64) -> i64 {
-    let bits = x.to_bits() as i64;
-    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 /// The face of `count` faces whose normal (given by `normal`) is most along `w`.
