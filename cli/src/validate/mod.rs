@@ -5,6 +5,7 @@ mod broad;
 mod polyhedra;
 mod potential;
 mod spheres;
+mod superellipsoid_deep;
 mod superellipsoid_sequences;
 mod superellipsoids;
 
@@ -223,6 +224,7 @@ mod tests {
         let outcome = superellipsoids::validate(&o);
         assert!(outcome.passed, "{}", outcome.report);
         assert!(outcome.report.contains("Table 1"));
+        assert!(outcome.report.contains("Deep overlaps"));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //!   common normal did not make the bodies overlap (sharp tips can pass each other) and the pair is
 //!   reported as such.
 
+use super::superellipsoid_deep::{self, run_deep};
 use super::superellipsoid_sequences::{self, run_sequences};
 use super::{over_threads, MustBeZero, Options, Outcome};
 use crate::figure::iteration_histogram_svg;
@@ -315,11 +316,13 @@ fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 pub fn validate(options: &Options) -> Outcome {
     let mut results = Vec::new();
     let mut sequences = Vec::new();
+    let mut deep = Vec::new();
     for interval in Interval::ALL {
         let s1 = run_series(options, interval, Series::Separated);
         let s2 = run_series(options, interval, Series::Penetrating);
         results.push((interval, s1, s2));
         sequences.push((interval, run_sequences(options, interval)));
+        deep.push((interval, run_deep(options, interval)));
     }
     let mut report = format!(
         "\n## Superellipsoids: Wellmann, Lillie & Wriggers (2008), {} pairs per interval and series\n\
@@ -447,6 +450,8 @@ pub fn validate(options: &Options) -> Outcome {
     report += &t3.render();
     report += &superellipsoid_sequences::table(&sequences).render();
     passed &= sequences.iter().all(|(_, s)| s.passed());
+    report += &superellipsoid_deep::table(&deep).render();
+    passed &= deep.iter().all(|(_, s)| s.passed());
     report += "\nwrong: series 1 reported touching, or a separation not in (0, the constructed distance]; series 2 reported apart without a real \
                separating plane, deeper than the construction by more than 1e-6 relative (plus \
                the construction's own rounding, 8 ulp of B's distance: the few deeper answers \
@@ -459,7 +464,11 @@ pub fn validate(options: &Options) -> Outcome {
                1e-9 in relative depth or 1e-7 rad in normal (the normals' own errors reach \
                ~3e-8 rad where a body is nearly flat, Table 1); \"answered at the start\": no Newton \
                iteration, the start extrapolated from the last contact directions being a \
-               common normal to the search's accuracy already.\n";
+               common normal to the search's accuracy already. Deep overlaps: \"missed\": deeper \
+               than the brute-force reference by more than 1e-9 relative, or shallower without \
+               being a common normal; \"reference deeper\": the reference's compass search \
+               stopped in another basin, ours a common normal; \"wide search\": the first answer \
+               failed the trust test and the restarts decided.\n";
     if let Some(dir) = &options.figures {
         let curves = |series: usize| -> Vec<(String, Vec<f64>)> {
             results
