@@ -890,21 +890,26 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     .collect()
             }
             None => {
-                let ranked = restart::ranked(|c| self.points(c));
-                if ranked[0].support_gap() > 0.0 {
-                    solution.restarts = 1;
-                    return Ok(self.finish(solution, ranked[0], true));
-                }
                 let starts = if moderate {
                     GLOBAL_STARTS
                 } else {
                     GLOBAL_STARTS_EXTREME
                 };
-                ranked
-                    .into_iter()
-                    .take(starts)
-                    .map(RestartFrom::Points)
-                    .collect()
+                let radii = self.a.log_support().zip(self.b.log_support());
+                let ranked = restart::ranked(
+                    |c| self.points(c),
+                    |c| {
+                        radii
+                            .as_ref()
+                            .map_or(f64::INFINITY, |(la, lb)| self.gap_bound(la, lb, c))
+                    },
+                    starts,
+                );
+                if ranked[0].support_gap() > 0.0 {
+                    solution.restarts = 1;
+                    return Ok(self.finish(solution, ranked[0], true));
+                }
+                ranked.into_iter().map(RestartFrom::Points).collect()
             }
         };
         for candidate in candidates {

@@ -12,12 +12,7 @@ pub const SAMPLES: usize = 64;
 
 /// `SAMPLES` directions spread evenly over the unit sphere (a Fibonacci lattice: every direction
 /// lies within about 0.33 rad of a sample), in the frame of body A. Computed once per process.
-pub fn lattice() -> impl Iterator<Item = Vector3<f64>> {
-    lattice_array().iter().copied()
-}
-
-/// The directions of [`lattice`], in its order.
-fn lattice_array() -> &'static [Vector3<f64>; SAMPLES] {
+pub fn lattice() -> &'static [Vector3<f64>; SAMPLES] {
     static LATTICE: OnceLock<[Vector3<f64>; SAMPLES]> = OnceLock::new();
     LATTICE.get_or_init(|| {
         let golden = std::f64::consts::PI * (3.0 - 5.0f64.sqrt());
@@ -30,14 +25,27 @@ fn lattice_array() -> &'static [Vector3<f64>; SAMPLES] {
     })
 }
 
-/// The search in place of the paper's random search: every sample direction of [`lattice`] is
-/// scored by the support gap of its points (eq. (12); the largest gap, i.e. the least overlap of
-/// the bodies' extents, is nearest the minimum-depth common normal), best first. A positive gap
-/// ends the search at once: that direction's tangent plane separates the bodies.
-pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points) -> Vec<Points> {
-    let mut scored: Vec<Points> = lattice().map(&mut points).collect();
-    scored.sort_by(|x, y| y.support_gap().total_cmp(&x.support_gap()));
-    scored
+/// The search in place of the paper's random search: the sample directions of [`lattice`] scored
+/// by the support gap of their points (eq. (12); the largest gap, i.e. the least overlap of the
+/// bodies' extents, is nearest the minimum-depth common normal), the best `keep` first (see
+/// [`ranked_directions`] for `bound`). A positive gap ends the search at once: that direction's
+/// tangent plane separates the bodies.
+pub fn ranked(
+    mut points: impl FnMut(Vector3<f64>) -> Points,
+    bound: impl FnMut(&Vector3<f64>) -> f64,
+    keep: usize,
+) -> Vec<Points> {
+    best_of_lattice(
+        |c| {
+            let p = points(*c);
+            (p.support_gap(), p)
+        },
+        bound,
+        keep,
+    )
+    .into_iter()
+    .map(|(_, p)| p)
+    .collect()
 }
 
 /// [`ranked`] on a score of each direction alone (a certified lower bound of its support gap,
@@ -50,11 +58,22 @@ pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points) -> Vec<Points> {
 /// the same as scoring every direction.
 pub fn ranked_directions(
     mut score: impl FnMut(&Vector3<f64>) -> f64,
-    mut bound: impl FnMut(&Vector3<f64>) -> f64,
+    bound: impl FnMut(&Vector3<f64>) -> f64,
     keep: usize,
 ) -> Vec<(f64, Vector3<f64>)> {
+    best_of_lattice(|c| (score(c), *c), bound, keep)
+}
+
+/// The best `keep` lattice directions (at least one) by the score `evaluate` gives with its
+/// payload, highest first (ties: lattice order), evaluating only where `bound` (an upper bound
+/// of the score) leaves a direction a chance ([`ranked_directions`]).
+fn best_of_lattice<T>(
+    mut evaluate: impl FnMut(&Vector3<f64>) -> (f64, T),
+    mut bound: impl FnMut(&Vector3<f64>) -> f64,
+    keep: usize,
+) -> Vec<(f64, T)> {
     let keep = keep.clamp(1, SAMPLES);
-    let directions = lattice_array();
+    let directions = lattice();
     // Bounds as integers in `f64::total_cmp`'s order, negated: the `keep` directions of the
     // highest bounds are scored first, then each other one whose bound is not below the `keep`-th
     // best score so far.
@@ -64,16 +83,15 @@ pub fn ranked_directions(
     let mut first: Vec<usize> = first.iter().map(|&(_, i)| i).collect();
     first.push(bounded[keep - 1].1);
     // The best so far, in order: higher score first, then the earlier lattice direction.
-    let mut best: Vec<(f64, usize, Vector3<f64>)> = Vec::with_capacity(keep + 1);
-    let mut take = |i: usize, best: &mut Vec<(f64, usize, Vector3<f64>)>| {
-        let c = directions[i];
-        let s = score(&c);
+    let mut best: Vec<(f64, usize, T)> = Vec::with_capacity(keep + 1);
+    let mut take = |i: usize, best: &mut Vec<(f64, usize, T)>| {
+        let (s, payload) = evaluate(&directions[i]);
         let place = best
             .iter()
             .position(|b| s.total_cmp(&b.0).then(b.1.cmp(&i)).is_gt())
             .unwrap_or(best.len());
         if place < keep {
-            best.insert(place, (s, i, c));
+            best.insert(place, (s, i, payload));
             best.truncate(keep);
         }
     };
@@ -85,7 +103,9 @@ pub fn ranked_directions(
             take(i, &mut best);
         }
     }
-    best.into_iter().map(|(s, _, c)| (s, c)).collect()
+    best.into_iter()
+        .map(|(s, _, payload)| (s, payload))
+        .collect()
 }
 
 #[cfg(test)]
@@ -97,7 +117,7 @@ mod tests {
         // Scored by the z component: the best four are the first four lattice directions (z
         // falls along the lattice), best first. A full ranking is in order, and asking for none
         // still gives its best.
-        let all: Vec<_> = lattice().collect();
+        let all: Vec<_> = lattice().to_vec();
         let best = ranked_directions(|c| c.z, |_| f64::INFINITY, 4);
         assert_eq!(best.len(), 4);
         for (k, (score, c)) in best.iter().enumerate() {
@@ -137,7 +157,7 @@ mod tests {
 
     #[test]
     fn lattice_covers_the_sphere() {
-        let dirs: Vec<_> = lattice().collect();
+        let dirs: Vec<_> = lattice().to_vec();
         assert_eq!(dirs.len(), SAMPLES);
         // Probe directions: each is within 0.33 rad of some sample.
         for k in 0..500 {
