@@ -150,6 +150,28 @@ pub fn over_threads<S: Send>(
     parts
 }
 
+/// A protocol's counts that the threads of [`tallied`] keep apart and then add up.
+pub trait Tally {
+    /// Adds `other`'s counts to these.
+    fn merge(&mut self, other: &Self);
+}
+
+/// [`over_threads`] with the threads' tallies added up into one (starting from `new()`).
+pub fn tallied<S: Tally + Send>(
+    options: &Options,
+    chunks: usize,
+    message: &str,
+    new: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) + Sync,
+) -> S {
+    let parts = over_threads(options, chunks, message, &new, work);
+    let mut total = new();
+    for p in &parts {
+        total.merge(p);
+    }
+    total
+}
+
 /// The largest value seen of one error measure, against the bound it must stay within.
 #[derive(Debug, Clone, Copy)]
 pub struct MaxError {

@@ -15,7 +15,7 @@
 //! reference is the deeper one, the compass search stopped in another basin; the kernel's answer
 //! is then checked to be a common normal (`|d x c| <= 1e-9 (1 + |d|)`), or it counts as missed too.
 
-use super::{over_threads, Options};
+use super::{tallied, Options, Tally};
 use crate::sampling;
 use crate::superellipsoid_pairs::{construct, Interval};
 use crate::table::{sci, Table};
@@ -50,7 +50,7 @@ pub struct DeepStats {
     missed: u64,
 }
 
-impl DeepStats {
+impl Tally for DeepStats {
     fn merge(&mut self, other: &DeepStats) {
         self.pairs += other.pairs;
         self.restarted += other.restarted;
@@ -59,7 +59,9 @@ impl DeepStats {
         self.reference_deeper += other.reference_deeper;
         self.missed += other.missed;
     }
+}
 
+impl DeepStats {
     /// Whether no pair was missed.
     pub fn passed(&self) -> bool {
         self.missed == 0 && self.pairs > 0
@@ -125,7 +127,7 @@ fn reference_depth(
 pub fn run_deep(options: &Options, interval: Interval) -> DeepStats {
     let count = (options.pairs / 4000).max(16);
     let label = format!("superellipsoids {} deep", interval.number());
-    let parts = over_threads(options, count, &label, DeepStats::default, |stats, k| {
+    tallied(options, count, &label, DeepStats::default, |stats, k| {
         let seed = options.seed
             ^ ((interval.number() as u64) << 56)
             ^ (0xdee9u64 << 40)
@@ -173,12 +175,7 @@ pub fn run_deep(options: &Options, interval: Interval) -> DeepStats {
             stats.reference_deeper += common as u64;
             stats.missed += (!common) as u64;
         }
-    });
-    let mut total = DeepStats::default();
-    for p in &parts {
-        total.merge(p);
-    }
-    total
+    })
 }
 
 /// The table of the deep pairs of every interval.

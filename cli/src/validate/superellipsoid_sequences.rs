@@ -9,7 +9,7 @@
 //! [`NORMAL_AGREEMENT`] rad. The table also shows how many warm queries were answered at their
 //! extrapolated start with no Newton iteration, and the iterations warm against cold.
 
-use super::{over_threads, Options};
+use super::{tallied, Options, Tally};
 use crate::sampling;
 use crate::superellipsoid_pairs::{sequence, Interval};
 use crate::table::{sci, Table};
@@ -51,7 +51,7 @@ pub struct SequenceStats {
     disagreeing: u64,
 }
 
-impl SequenceStats {
+impl Tally for SequenceStats {
     fn merge(&mut self, other: &SequenceStats) {
         self.queries += other.queries;
         self.at_start += other.at_start;
@@ -61,7 +61,9 @@ impl SequenceStats {
         self.angle = self.angle.max(other.angle);
         self.disagreeing += other.disagreeing;
     }
+}
 
+impl SequenceStats {
     /// Whether every warm answer agreed with the cold one.
     pub fn passed(&self) -> bool {
         self.disagreeing == 0 && self.queries > 0
@@ -72,7 +74,7 @@ impl SequenceStats {
 pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
     let count = (options.pairs / 1000).max(8);
     let label = format!("superellipsoids {} warm", interval.number());
-    let parts = over_threads(
+    tallied(
         options,
         count,
         &label,
@@ -110,12 +112,7 @@ pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
                 stats.disagreeing += (!agree) as u64;
             }
         },
-    );
-    let mut total = SequenceStats::default();
-    for p in &parts {
-        total.merge(p);
-    }
-    total
+    )
 }
 
 /// The table of the sequences of every interval.

@@ -18,7 +18,7 @@
 
 use super::superellipsoid_deep::{self, run_deep};
 use super::superellipsoid_sequences::{self, run_sequences};
-use super::{over_threads, MustBeZero, Options, Outcome};
+use super::{tallied, MustBeZero, Options, Outcome, Tally};
 use crate::figure::iteration_histogram_svg;
 use crate::sampling;
 use crate::superellipsoid_pairs::{pair, Interval, Series, SuperellipsoidPair};
@@ -66,15 +66,7 @@ pub struct Stats {
     accurate: u64,
 }
 
-impl Stats {
-    fn new() -> Self {
-        Stats {
-            histogram: vec![0; BINS],
-            newton_histogram: vec![0; BINS],
-            ..Stats::default()
-        }
-    }
-
+impl Tally for Stats {
     fn merge(&mut self, o: &Stats) {
         self.pairs += o.pairs;
         self.centre_line_separates += o.centre_line_separates;
@@ -102,6 +94,16 @@ impl Stats {
             a.1 = a.1.max(b.1);
         }
         self.accurate += o.accurate;
+    }
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            histogram: vec![0; BINS],
+            newton_histogram: vec![0; BINS],
+            ..Stats::default()
+        }
     }
 
     /// Probability (fraction) of exactly `k` iterations.
@@ -266,7 +268,7 @@ pub fn run_series(options: &Options, interval: Interval, series: Series) -> Stat
             "s2"
         }
     );
-    let parts = over_threads(options, chunks, &label, Stats::new, |stats, k| {
+    tallied(options, chunks, &label, Stats::new, |stats, k| {
         let seed = options.seed
             ^ ((interval.number() as u64) << 56)
             ^ ((series as u64) << 48)
@@ -276,12 +278,7 @@ pub fn run_series(options: &Options, interval: Interval, series: Series) -> Stat
         for _ in 0..n {
             check(&pair(interval, series, &mut rng), series, stats);
         }
-    });
-    let mut total = Stats::new();
-    for p in &parts {
-        total.merge(p);
-    }
-    total
+    })
 }
 
 /// The paper's figures per interval (1-3): series 1 P(0 iterations) %, P(>= 5) %, pairs not

@@ -174,7 +174,8 @@ const RESTART_PROBES: u32 = 16;
 const PREFILTER_CONVERGED: f64 = 1e-5;
 
 /// How close (rad) a restart's start, climbed by the prefilter's ascent, must be to the best
-/// converged answer so far for its descent to be skipped.
+/// answer so far (a converged one, or a stalled descent's last iterate) for its descent to be
+/// skipped: it would only come back there.
 const SAME_NORMAL: f64 = 1e-6;
 
 /// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
@@ -932,7 +933,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     _ => Start::Points(self.points(c)),
                 },
             };
-            // A start already at the best answer so far: its descent would only end there again.
+            // A start already at the best answer so far: its descent would only come back to it.
             if let (Start::Derivatives(c), Some(b)) = (&start, &best) {
                 if (c - b.c).norm() <= SAME_NORMAL {
                     continue;

@@ -79,9 +79,7 @@ fn best_of_lattice<T>(
     // best score so far.
     let mut bounded: [(i64, usize); SAMPLES] =
         std::array::from_fn(|i| (-ordered_key(bound(&directions[i])), i));
-    let (first, _, _) = bounded.select_nth_unstable(keep - 1);
-    let mut first: Vec<usize> = first.iter().map(|&(_, i)| i).collect();
-    first.push(bounded[keep - 1].1);
+    bounded.select_nth_unstable(keep - 1);
     // The best so far, in order: higher score first, then the earlier lattice direction.
     let mut best: Vec<(f64, usize, T)> = Vec::with_capacity(keep + 1);
     let mut take = |i: usize, best: &mut Vec<(f64, usize, T)>| {
@@ -95,7 +93,7 @@ fn best_of_lattice<T>(
             best.truncate(keep);
         }
     };
-    for &i in &first {
+    for &(_, i) in &bounded[..keep] {
         take(i, &mut best);
     }
     for &(key, i) in &bounded[keep..] {

@@ -17,7 +17,7 @@ use crate::polyhedron_pairs::{body_pool, pool_pair, KernelBody, PlacedPair};
 use crate::polyhedron_reference::BRUTEFORCE_MAX_POINTS;
 use crate::sampling;
 use crate::table::{sci, Table};
-use crate::validate::{over_threads, MaxError, MustBeZero, Options, Outcome};
+use crate::validate::{tallied, MaxError, MustBeZero, Options, Outcome, Tally};
 use demcontact::narrow::collide;
 use demcontact::{Contact, WarmState};
 
@@ -51,28 +51,7 @@ struct Stats {
     max_covers: u32,
 }
 
-impl Stats {
-    fn new() -> Self {
-        Stats {
-            pairs: 0,
-            other_hull: 0,
-            in_band: 0,
-            mismatches: MustBeZero::default(),
-            examples: Vec::new(),
-            penetrating: 0,
-            depth: MaxError::within(DEPTH_TOLERANCE),
-            depth_over: MustBeZero::default(),
-            depth_sum: 0.0,
-            depth_absolute: 0.0,
-            unique: 0,
-            normal: MaxError::within(NORMAL_TOLERANCE),
-            uncertified: MustBeZero::default(),
-            covers_touching: (0, 0),
-            covers_apart: (0, 0),
-            max_covers: 0,
-        }
-    }
-
+impl Tally for Stats {
     fn merge(&mut self, o: &Stats) {
         self.pairs += o.pairs;
         self.other_hull += o.other_hull;
@@ -103,6 +82,29 @@ impl Stats {
             a.1 += b.1;
         }
         self.max_covers = self.max_covers.max(o.max_covers);
+    }
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            pairs: 0,
+            other_hull: 0,
+            in_band: 0,
+            mismatches: MustBeZero::default(),
+            examples: Vec::new(),
+            penetrating: 0,
+            depth: MaxError::within(DEPTH_TOLERANCE),
+            depth_over: MustBeZero::default(),
+            depth_sum: 0.0,
+            depth_absolute: 0.0,
+            unique: 0,
+            normal: MaxError::within(NORMAL_TOLERANCE),
+            uncertified: MustBeZero::default(),
+            covers_touching: (0, 0),
+            covers_apart: (0, 0),
+            max_covers: 0,
+        }
     }
 
     /// Checks one pair.
@@ -159,7 +161,7 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
         (pairs / PAIRS_PER_BODY).clamp(16, 4096),
         BRUTEFORCE_MAX_POINTS,
     );
-    let parts = over_threads(
+    let s = tallied(
         options,
         pairs.div_ceil(CHUNK),
         "polyhedra random pairs",
@@ -174,10 +176,6 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
             }
         },
     );
-    let mut s = Stats::new();
-    for p in &parts {
-        s.merge(p);
-    }
     report(&s, &pool)
 }
 

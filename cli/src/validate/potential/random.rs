@@ -3,7 +3,7 @@
 //! cold queries.
 
 use super::super::polyhedra::verdict;
-use super::super::{over_threads, MaxError, MustBeZero, Options, Outcome};
+use super::super::{tallied, MaxError, MustBeZero, Options, Outcome, Tally};
 use crate::bench::potential::Workload;
 use crate::potential_pairs::{catalogue, place, NamedParticle};
 use crate::potential_reference::{
@@ -55,28 +55,7 @@ struct Stats {
     overlap_reference: f64,
 }
 
-impl Stats {
-    fn new() -> Self {
-        Stats {
-            pairs: 0,
-            touching: 0,
-            clarabel_failed: 0,
-            s: MaxError::within(S_TOLERANCE),
-            s_ours_worse: MustBeZero::default(),
-            point: MaxError::within(f64::INFINITY),
-            point_touching: MaxError::within(f64::INFINITY),
-            point_over_target: 0,
-            point_over_target_touching: 0,
-            dd: DdStats::default(),
-            objective_worse: MustBeZero::default(),
-            outside_bound: MustBeZero::default(),
-            mismatches: MustBeZero::default(),
-            in_band: 0,
-            overlap: MaxError::within(OVERLAP_TOLERANCE),
-            overlap_reference: 0.0,
-        }
-    }
-
+impl Tally for Stats {
     fn merge(&mut self, o: &Stats) {
         self.pairs += o.pairs;
         self.touching += o.touching;
@@ -99,6 +78,29 @@ impl Stats {
         self.mismatches.0 += o.mismatches.0;
         self.in_band += o.in_band;
         self.overlap_reference = self.overlap_reference.max(o.overlap_reference);
+    }
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            pairs: 0,
+            touching: 0,
+            clarabel_failed: 0,
+            s: MaxError::within(S_TOLERANCE),
+            s_ours_worse: MustBeZero::default(),
+            point: MaxError::within(f64::INFINITY),
+            point_touching: MaxError::within(f64::INFINITY),
+            point_over_target: 0,
+            point_over_target_touching: 0,
+            dd: DdStats::default(),
+            objective_worse: MustBeZero::default(),
+            outside_bound: MustBeZero::default(),
+            mismatches: MustBeZero::default(),
+            in_band: 0,
+            overlap: MaxError::within(OVERLAP_TOLERANCE),
+            overlap_reference: 0.0,
+        }
     }
 
     /// Checks one pair of `a` and `b` placed by `rng`.
@@ -277,7 +279,7 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
     let combos: Vec<(usize, usize)> = (0..shapes.len())
         .flat_map(|i| (i..shapes.len()).map(move |j| (i, j)))
         .collect();
-    let parts = over_threads(
+    let s = tallied(
         options,
         pairs.div_ceil(CHUNK),
         "potential particle pairs",
@@ -292,10 +294,6 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
             }
         },
     );
-    let mut s = Stats::new();
-    for p in &parts {
-        s.merge(p);
-    }
     let mut outcome = report(&s, &shapes);
     let warm = warm_sequences((pairs / 100).clamp(2, 64));
     outcome.report += &warm.report;
