@@ -129,6 +129,7 @@ impl Contact {
 
     /// Fails with [`Error::NonFinite`] when any number of the contact is NaN or infinite (an input so
     /// large that the arithmetic overflowed), so that no host ever receives one.
+    #[inline]
     pub fn ensure_finite(&self) -> Result<()> {
         let vectors = [self.point_a, self.point_b, self.point, self.normal];
         // A finite sum proves every term finite (NaN and infinities propagate); an overflowing sum of

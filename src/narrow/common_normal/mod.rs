@@ -554,10 +554,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // spheres, closed form with no power, and from the centre line a far better first
             // direction for the others (interval 3 of the protocol: 73 % of the separated pairs
             // excluded there, against 49 % at the centre line).
-            let e1 = ellipsoid_point(&log_a.r, &c).0;
-            let f2 = ellipsoid_point(&log_b.r, &-(self.rotation.transpose() * c)).0;
+            let (e1, radius_a) = ellipsoid_point_and_radius(&log_a.r, &c);
+            let (f2, radius_b) =
+                ellipsoid_point_and_radius(&log_b.r, &-(self.rotation.transpose() * c));
             let d = t + self.rotation * f2 - e1;
-            let ahead = Self::ascent(&c, &d, e1.norm() + f2.norm());
+            let ahead = Self::ascent(&c, &d, radius_a + radius_b);
             if ahead.iter().all(|v| v.is_finite()) && ahead != Vector3::zeros() {
                 unnormalised = Some(ahead);
                 steps = 1;
@@ -1218,6 +1219,16 @@ fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
     (Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv, inv)
 }
 
+/// [`ellipsoid_point`]'s point and its distance from the centre, `|D^2 n| / |D n|`: the two
+/// square roots run side by side instead of one after the other (a shorter dependency chain).
+#[inline]
+fn ellipsoid_point_and_radius(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
+    let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
+    let k = Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z);
+    let inv = 1.0 / m.norm();
+    (k * inv, k.norm() * inv)
+}
+
 /// How many queries in a row, ending with the last one, found the pair of warm state `data`
 /// touching (`warm_started`: the state is this kernel's), at most [`HISTORY`]: the contact
 /// directions its slots hold for [`extrapolate`].
@@ -1351,8 +1362,9 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
 }
 
 /// [`common_normal`], told whether `warm` is `kept` for the pair's next query: when it is not (a
-/// scratch state for a host that keeps none), the separating plane of a pair apart is not
-/// recorded for the motion certificate, which only a next query would read.
+/// scratch state for a host that keeps none), nothing is written to it after the query (the
+/// contact directions for the next start, the separating plane of a pair apart for the motion
+/// certificate), since only a next query would read it.
 #[inline]
 pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
@@ -1390,6 +1402,10 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     };
     let mut solution = bodies.solve(start, history)?;
     solution.contact.warm_started = warm_started;
+    if !kept {
+        // A scratch state: nothing of it is read again.
+        return Ok(solution);
+    }
     let touching = solution.contact.touching;
     if touching {
         warm.data.copy_within(EARLIER..EARLIER + 3, EARLIEST);
@@ -1401,7 +1417,7 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     if touching {
         warm.data[STREAK] = (streak + 1).min(HISTORY) as f64;
     }
-    if kept && !solution.contact.touching {
+    if !touching {
         motion_certificate::record(
             &mut warm.data,
             a,
