@@ -233,10 +233,15 @@ enum Start {
 
 /// What a pair's warm state says of its last query: it picks the first move of a search
 /// ([`Bodies::solve`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum History {
-    /// A new pair (or a cold warm state): the start is the centre line.
-    None,
+    /// A new pair (or a cold warm state): the start is the centre line, and `along` a positive
+    /// multiple of it known before its normalisation (B's centre in A's frame), from which the
+    /// first step is taken without waiting for that.
+    None {
+        /// The start direction, not normalised.
+        along: Vector3<f64>,
+    },
     /// The pair was apart: the start is its last separating direction.
     Apart,
     /// The pair touched: the start is its last contact direction (extrapolated).
@@ -529,8 +534,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at
-    /// the start direction (or, `surrogate_first`, one ascent step of the bodies' ellipsoids
-    /// from it) and then along up to `probes` quasi-Newton steps of the support gap's
+    /// the start direction (or, with `surrogate_from` a positive multiple of it, one ascent step
+    /// of the bodies' ellipsoids from there) and then along up to `probes` quasi-Newton steps of the support gap's
     /// ascent on the approximate support points (`curvature_step`, the curvature model from the
     /// ellipsoids at the first direction, `ellipsoid_curvature`, then `secant_update`), before
     /// the exact search. Each test evaluates both support functions at once in the log domain
@@ -539,7 +544,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// gap is within it to the exact search. Undecided, it returns the direction one step past the
     /// last it tested: where the ascent has converged ([`PREFILTER_CONVERGED`]), within about
     /// `1e-8` rad of the common normal.
-    fn prefilter(&self, start: Vector3<f64>, surrogate_first: bool, probes: u32) -> Prefilter {
+    fn prefilter(
+        &self,
+        start: Vector3<f64>,
+        surrogate_from: Option<Vector3<f64>>,
+        probes: u32,
+    ) -> Prefilter {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return Prefilter::NotApplicable;
         };
@@ -549,16 +559,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // The first direction to test, if it is not `c`: any positive multiple of it (the
         // support functions are homogeneous, so the test needs no normalisation first).
         let mut unnormalised = None;
-        if surrogate_first {
+        if let Some(u) = surrogate_from {
             // The ascent step of the bodies' ellipsoids (same semi-axes): exact for ellipsoids and
             // spheres, closed form with no power, and from the centre line a far better first
             // direction for the others (interval 3 of the protocol: 73 % of the separated pairs
-            // excluded there, against 49 % at the centre line).
-            let (e1, radius_a) = ellipsoid_point_and_radius(&log_a.r, &c);
+            // excluded there, against 49 % at the centre line). The ellipsoids' points need no
+            // unit direction.
+            let (e1, radius_a) = ellipsoid_point_and_radius(&log_a.r, &u);
             let (f2, radius_b) =
-                ellipsoid_point_and_radius(&log_b.r, &-(self.rotation.transpose() * c));
+                ellipsoid_point_and_radius(&log_b.r, &-(self.rotation.transpose() * u));
             let d = t + self.rotation * f2 - e1;
-            let ahead = Self::ascent(&c, &d, radius_a + radius_b);
+            let ahead = Self::ascent(&u, &d, radius_a + radius_b);
             if ahead.iter().all(|v| v.is_finite()) && ahead != Vector3::zeros() {
                 unnormalised = Some(ahead);
                 steps = 1;
@@ -704,13 +715,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         e2 * s.x + e3 * s.y
     }
 
-    /// One ascent step of the support gap at the unit direction `c` with `d` the difference of
-    /// the support points: the gap's gradient in the angles is `d_t` (the part of `d` across `c`)
-    /// and its Hessian about minus the sum of the curvature radii, estimated by `radii` (the
-    /// support points' distances from the centres: exact for spheres). The step's direction
-    /// `c + d_t / radii`, times `radii`: a positive multiple, not normalised.
-    fn ascent(c: &Vector3<f64>, d: &Vector3<f64>, radii: f64) -> Vector3<f64> {
-        c * radii + (d - c * c.dot(d))
+    /// One ascent step of the support gap at the direction of `u` (any positive multiple of the
+    /// unit `c`) with `d` the difference of the support points: the gap's gradient in the angles
+    /// is `d_t` (the part of `d` across `c`) and its Hessian about minus the sum of the curvature
+    /// radii, estimated by `radii` (the support points' distances from the centres: exact for
+    /// spheres). The step's direction `c + d_t / radii`, times `radii |u|^2`: a positive multiple,
+    /// not normalised, formed from `u` without dividing by its length.
+    fn ascent(u: &Vector3<f64>, d: &Vector3<f64>, radii: f64) -> Vector3<f64> {
+        let uu = u.dot(u);
+        u * (radii * uu.sqrt()) + (d * uu - u * u.dot(d))
     }
 
     /// The end of a converged descent at `points`; `gram` is `M_t^2` at the last iterate (half
@@ -808,8 +821,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let first = if history == History::Touching {
             None
         } else {
+            let surrogate_from = match history {
+                History::None { along } => Some(along),
+                _ => None,
+            };
             Some(
-                match self.prefilter(start, history == History::None, PREFILTER_PROBES) {
+                match self.prefilter(start, surrogate_from, PREFILTER_PROBES) {
                     Prefilter::Apart { points, gap, steps } => {
                         solution.iterations = steps;
                         solution.probes = steps;
@@ -918,7 +935,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             solution.restarts += 1;
             let start = match candidate {
                 RestartFrom::Points(points) => Start::Points(points),
-                RestartFrom::Direction(c) => match self.prefilter(c, false, RESTART_PROBES) {
+                RestartFrom::Direction(c) => match self.prefilter(c, None, RESTART_PROBES) {
                     Prefilter::Apart { points, gap, steps } => {
                         solution.iterations += steps;
                         solution.probes += steps;
@@ -1384,11 +1401,12 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     let distance = relative.position.norm();
     // The touching queries in a row that ended with the last one (0 if it found the pair apart).
     let streak = touching_streak(warm_started, &warm.data);
+    let centre_line = distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius());
     let start = if warm_started && previous.norm_squared() > 0.5 {
         let slot = |k: usize| Vector3::from_column_slice(&warm.data[k..k + 3]);
         let history = [unit(previous), slot(BEFORE), slot(EARLIER), slot(EARLIEST)];
         extrapolate(&history[..streak.max(1)])
-    } else if distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius()) {
+    } else if centre_line {
         relative.position * (1.0 / distance)
     } else {
         Vector3::x()
@@ -1396,7 +1414,13 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     // A pair that touched at the last step most likely still does: the Newton derivatives at the
     // start direction are wanted anyway, so the points alone are not evaluated first.
     let history = match (warm_started, warm.data[TOUCHED] > 0.5) {
-        (false, _) => History::None,
+        (false, _) => History::None {
+            along: if centre_line {
+                relative.position
+            } else {
+                start
+            },
+        },
         (true, false) => History::Apart,
         (true, true) => History::Touching,
     };
