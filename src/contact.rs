@@ -129,20 +129,33 @@ impl Contact {
 
     /// Fails with [`Error::NonFinite`] when any number of the contact is NaN or infinite (an input so
     /// large that the arithmetic overflowed), so that no host ever receives one.
-    #[inline]
+    ///
+    /// Always inlined: it runs on every query, on the contact just built, whose numbers are then
+    /// still in registers (a call reads them back from memory).
+    #[inline(always)]
     pub fn ensure_finite(&self) -> Result<()> {
-        let vectors = [self.point_a, self.point_b, self.point, self.normal];
         // A finite sum proves every term finite (NaN and infinities propagate); an overflowing sum of
         // finite terms falls through to the exact scan.
         // (Summed as a shallow tree, the four vectors componentwise first: independent partial
         // sums, not one long dependent chain.)
-        let v = (vectors[0] + vectors[1]) + (vectors[2] + vectors[3]);
+        let v = (self.point_a + self.point_b) + (self.point + self.normal);
         let sum = (v.x + v.y) + (v.z + (self.penetration + self.separation));
-        let finite = sum.is_finite()
-            || (vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
-                && self.penetration.is_finite()
-                && self.separation.is_finite());
-        if finite {
+        if sum.is_finite() {
+            Ok(())
+        } else {
+            self.scan_finite()
+        }
+    }
+
+    /// The exact scan of [`Self::ensure_finite`], off its fast path.
+    #[cold]
+    #[inline(never)]
+    fn scan_finite(&self) -> Result<()> {
+        let vectors = [self.point_a, self.point_b, self.point, self.normal];
+        if vectors.iter().all(|v| v.iter().all(|x| x.is_finite()))
+            && self.penetration.is_finite()
+            && self.separation.is_finite()
+        {
             Ok(())
         } else {
             Err(Error::NonFinite(

@@ -1382,7 +1382,7 @@ pub fn common_normal<A: SmoothConvex, B: SmoothConvex>(
 /// scratch state for a host that keeps none), nothing is written to it after the query (the
 /// contact directions for the next start, the separating plane of a pair apart for the motion
 /// certificate), since only a next query would read it.
-#[inline]
+#[inline(always)]
 pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     a: &A,
     b: &B,
