@@ -75,6 +75,21 @@ pub fn collide(
             return Ok(contact);
         }
     }
+    query_in_full(a, pose_a, b, pose_b, warm, validated)
+}
+
+/// [`collide`] past the motion certificates: the kernel's query on a copy of the warm state
+/// ([`with_warm_state`]). A call of its own, so that the certified answer, the hot path of a near
+/// pair apart, stays a short stretch of code.
+#[inline(never)]
+fn query_in_full(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    warm: Option<&mut WarmState>,
+    validated: bool,
+) -> Result<Contact> {
     with_warm_state(warm, validated, |state, kept| {
         let contact = pair_contact(a, pose_a, b, pose_b, state, kept)?;
         contact.ensure_finite()?;
