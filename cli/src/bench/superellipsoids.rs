@@ -121,16 +121,22 @@ impl Workload {
     /// The median over the pairs of each cold query's own time (ns; each query timed alone in
     /// `passes` passes, its fastest kept), ours and parry's: the typical query, where the
     /// per-pass means of [`median_ns`] are pulled up by the few expensive ones. Each time includes
-    /// two clock reads (~25 ns on this machine).
-    pub fn per_query_medians(&self, passes: usize) -> (f64, f64) {
+    /// two clock reads; the third figure is what they take alone (the same median of an empty
+    /// timed section per pair), measured in the same passes. The clock of some machines ticks in
+    /// steps (10 ns on the reference VM), so the figures are multiples of it.
+    pub fn per_query_medians(&self, passes: usize) -> (f64, f64, f64) {
         let origin = Pose::identity();
         let mut ours = vec![f64::INFINITY; self.len()];
         let mut parry = vec![f64::INFINITY; self.len()];
+        let mut clock = vec![f64::INFINITY; self.len()];
         for _ in 0..passes {
             for (i, (a, b, pose_b)) in self.ours.iter().enumerate() {
                 let start = Instant::now();
                 black_box(collide(a, &origin, b, pose_b, None).ok());
                 ours[i] = ours[i].min(start.elapsed().as_nanos() as f64);
+                let start = Instant::now();
+                black_box(i);
+                clock[i] = clock[i].min(start.elapsed().as_nanos() as f64);
             }
             for (i, (a, b, pos12)) in self.parry.iter().enumerate() {
                 let start = Instant::now();
@@ -142,7 +148,7 @@ impl Workload {
             v.sort_by(f64::total_cmp);
             v[v.len() / 2]
         };
-        (median(&mut ours), median(&mut parry))
+        (median(&mut ours), median(&mut parry), median(&mut clock))
     }
 
     /// parry's answers `(distance, normal)`; when `warm`, GJK starts from the previous step's normal.
@@ -286,9 +292,12 @@ pub fn bench(options: &Options) -> Table {
         true,
     );
     for (name, w) in [("series 1", &series1), ("series 2", &series2)] {
-        let (ours, parry) = w.per_query_medians(samples.min(PER_QUERY_PASSES));
+        let (ours, parry, clock) = w.per_query_medians(samples.min(PER_QUERY_PASSES));
         t.row(vec![
-            format!("{name}: median of each query timed alone (incl. ~25 ns clock reads)"),
+            format!(
+                "{name}: median of each query timed alone (incl. clock reads, {} ns alone)",
+                ns(clock)
+            ),
             ns(ours),
             ns(parry),
             format!("{:.1}x", parry / ours),
