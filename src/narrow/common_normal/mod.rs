@@ -273,6 +273,30 @@ enum RestartFrom {
     Points(Points),
 }
 
+/// One quasi-Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction
+/// to test next, the direction updates so far, the probe about to be taken and the last allowed,
+/// and the curvature model with the last direction and `d` it saw.
+struct Climb {
+    c: Vector3<f64>,
+    steps: u32,
+    probe: u32,
+    probes: u32,
+    model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)>,
+}
+
+impl Climb {
+    /// A climb from the unit `c`, `steps` direction updates already taken, `probes` more allowed.
+    fn new(c: Vector3<f64>, steps: u32, probes: u32) -> Self {
+        Climb {
+            c,
+            steps,
+            probe: 0,
+            probes,
+            model: None,
+        }
+    }
+}
+
 /// How one start ended.
 enum Descent {
     /// The exclusion test held at these points.
@@ -554,7 +578,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             return Prefilter::NotApplicable;
         };
         let t = self.translation;
-        let mut c = start;
+        let c = start;
         let mut steps = 0;
         // The first direction to test, if it is not `c`: any positive multiple of it (the
         // support functions are homogeneous, so the test needs no normalisation first).
@@ -575,42 +599,95 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps = 1;
             }
         }
-        // The curvature model of the quasi-Newton ascent and the last direction and `d` it saw.
-        let mut model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)> = None;
-        for probe in 0..=probes {
-            let (gap, logs) = match unnormalised.take() {
-                Some(v) => {
-                    // The gap along `v` is `|v|` times the unit direction's; the division's
-                    // rounding is taken off (a positive gap only shrinks).
-                    let (gap, logs) = self.coarse_gap(&log_a, &log_b, &v);
-                    let inverse = 1.0 / v.norm();
-                    c = v * inverse;
-                    (gap * inverse * (1.0 - 4.0 * f64::EPSILON), logs)
-                }
-                None => self.coarse_gap(&log_a, &log_b, &c),
-            };
-            let points = self.coarse_points(&log_a, &log_b, &logs, c);
-            if gap > 0.0 {
-                return Prefilter::Apart { points, gap, steps };
+        let mut climb = Climb::new(c, steps, probes);
+        let (gap, logs) = match unnormalised {
+            Some(v) => {
+                // The gap along `v` is `|v|` times the unit direction's; the division's rounding
+                // is taken off (a positive gap only shrinks).
+                let (gap, logs) = self.coarse_gap(&log_a, &log_b, &v);
+                let inverse = 1.0 / v.norm();
+                climb.c = v * inverse;
+                (gap * inverse * (1.0 - 4.0 * f64::EPSILON), logs)
             }
-            let curvature = match model {
-                None => self.ellipsoid_curvature(&log_a.r, &log_b.r, &c),
-                Some((m, c_before, d_before)) => {
-                    secant_update(m, c - c_before, d_before - points.d)
-                }
-            };
-            let step = Self::curvature_step(&points, &curvature);
-            let ahead = unit(c + step);
-            let finite = ahead.iter().all(|v| v.is_finite());
-            if probe == probes || step.norm() <= PREFILTER_CONVERGED || !finite {
-                let ahead = if finite { ahead } else { c };
-                return Prefilter::Undecided { ahead, steps };
+            None => self.coarse_gap(&log_a, &log_b, &c),
+        };
+        let mut tested = self.climb_step(&log_a, &log_b, &mut climb, gap, &logs);
+        loop {
+            if let Some(answer) = tested {
+                return answer;
             }
-            model = Some((curvature, c, points.d));
-            c = ahead;
-            steps += 1;
+            let (gap, logs) = self.coarse_gap(&log_a, &log_b, &climb.c);
+            tested = self.climb_step(&log_a, &log_b, &mut climb, gap, &logs);
         }
-        Prefilter::Undecided { ahead: c, steps }
+    }
+
+    /// Two restart climbs of [`Self::prefilter`] (from the unit `starts`, no surrogate step, up
+    /// to `probes` probes each) side by side, each answer bit for bit the one `prefilter` gives:
+    /// while both climb, each test evaluates the four support functions at once
+    /// ([`Self::coarse_gap_pair`]), so that the two latency-bound chains overlap in the processor.
+    fn prefilter_pair(&self, starts: [Vector3<f64>; 2], probes: u32) -> [Prefilter; 2] {
+        let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
+            return [Prefilter::NotApplicable, Prefilter::NotApplicable];
+        };
+        let mut climbs = starts.map(|c| Climb::new(c, 0, probes));
+        let mut answers = [None, None];
+        while answers[0].is_none() && answers[1].is_none() {
+            let [(gap0, logs0), (gap1, logs1)] =
+                self.coarse_gap_pair(&log_a, &log_b, [&climbs[0].c, &climbs[1].c]);
+            answers[0] = self.climb_step(&log_a, &log_b, &mut climbs[0], gap0, &logs0);
+            answers[1] = self.climb_step(&log_a, &log_b, &mut climbs[1], gap1, &logs1);
+        }
+        // The one still climbing goes on alone.
+        for (climb, answer) in climbs.iter_mut().zip(answers.iter_mut()) {
+            while answer.is_none() {
+                let (gap, logs) = self.coarse_gap(&log_a, &log_b, &climb.c);
+                *answer = self.climb_step(&log_a, &log_b, climb, gap, &logs);
+            }
+        }
+        answers.map(|answer| answer.expect("each climb ends with an answer"))
+    }
+
+    /// Takes the prefilter's test at `climb`'s direction (`gap` and `logs` there, from
+    /// [`Self::coarse_gap`]): the climb's answer when it ends there (the bodies apart, or the
+    /// ascent converged, out of probes or not finite), otherwise `None` with the climb moved one
+    /// quasi-Newton step on.
+    #[inline(always)]
+    fn climb_step(
+        &self,
+        log_a: &LogSupport,
+        log_b: &LogSupport,
+        climb: &mut Climb,
+        gap: f64,
+        logs: &[SupportLogs; 2],
+    ) -> Option<Prefilter> {
+        let c = climb.c;
+        let points = self.coarse_points(log_a, log_b, logs, c);
+        if gap > 0.0 {
+            return Some(Prefilter::Apart {
+                points,
+                gap,
+                steps: climb.steps,
+            });
+        }
+        let curvature = match climb.model {
+            None => self.ellipsoid_curvature(&log_a.r, &log_b.r, &c),
+            Some((m, c_before, d_before)) => secant_update(m, c - c_before, d_before - points.d),
+        };
+        let step = Self::curvature_step(&points, &curvature);
+        let ahead = unit(c + step);
+        let finite = ahead.iter().all(|v| v.is_finite());
+        if climb.probe == climb.probes || step.norm() <= PREFILTER_CONVERGED || !finite {
+            let ahead = if finite { ahead } else { c };
+            return Some(Prefilter::Undecided {
+                ahead,
+                steps: climb.steps,
+            });
+        }
+        climb.model = Some((curvature, c, points.d));
+        climb.c = ahead;
+        climb.steps += 1;
+        climb.probe += 1;
+        None
     }
 
     /// The prefilter's certified lower bound of the support gap along `c` (A's frame) times `|c|`
@@ -625,14 +702,40 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         lb: &LogSupport,
         c: &Vector3<f64>,
     ) -> (f64, [SupportLogs; 2]) {
+        let cb = -(self.rotation.transpose() * c);
+        let [a, b] = coarse_support::support_logs([la, lb], [c, &cb]);
+        (self.gap_of(c, &a, &b), [a, b])
+    }
+
+    /// [`Self::coarse_gap`] along two directions at once (the four support functions side by
+    /// side in [`coarse_support::support_logs`]): each bit for bit the same.
+    #[inline(always)]
+    fn coarse_gap_pair(
+        &self,
+        la: &LogSupport,
+        lb: &LogSupport,
+        c: [&Vector3<f64>; 2],
+    ) -> [(f64, [SupportLogs; 2]); 2] {
+        let (cb0, cb1) = (
+            -(self.rotation.transpose() * c[0]),
+            -(self.rotation.transpose() * c[1]),
+        );
+        let [a0, b0, a1, b1] =
+            coarse_support::support_logs([la, lb, la, lb], [c[0], &cb0, c[1], &cb1]);
+        [
+            (self.gap_of(c[0], &a0, &b0), [a0, b0]),
+            (self.gap_of(c[1], &a1, &b1), [a1, b1]),
+        ]
+    }
+
+    /// The certified lower bound of [`Self::coarse_gap`] from the support logarithms `a`, `b` of
+    /// A along `c` and of B along `-c`.
+    #[inline(always)]
+    fn gap_of(&self, c: &Vector3<f64>, a: &SupportLogs, b: &SupportLogs) -> f64 {
         let t = self.translation;
         let rounding =
             ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs());
-        let cb = -(self.rotation.transpose() * c);
-        let [a, b] = coarse_support::support_logs([la, lb], [c, &cb]);
-        let gap =
-            c.dot(&t) - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING) - rounding;
-        (gap, [a, b])
+        c.dot(&t) - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING) - rounding
     }
 
     /// An upper bound of the support gap along the unit `c` (A's frame), and so of
@@ -931,25 +1034,39 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 ranked.into_iter().map(RestartFrom::Points).collect()
             }
         };
-        for candidate in candidates {
+        // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
+        let mut climbed_next = None;
+        for (k, candidate) in candidates.iter().enumerate() {
             solution.restarts += 1;
-            let start = match candidate {
+            let start = match *candidate {
                 RestartFrom::Points(points) => Start::Points(points),
-                RestartFrom::Direction(c) => match self.prefilter(c, None, RESTART_PROBES) {
-                    Prefilter::Apart { points, gap, steps } => {
-                        solution.iterations += steps;
-                        solution.probes += steps;
-                        return Ok(self.finish_with_gap(solution, points, gap, true));
+                RestartFrom::Direction(c) => {
+                    match climbed_next
+                        .take()
+                        .unwrap_or_else(|| match candidates.get(k + 1) {
+                            Some(&RestartFrom::Direction(next)) => {
+                                let [climbed, next] =
+                                    self.prefilter_pair([c, next], RESTART_PROBES);
+                                climbed_next = Some(next);
+                                climbed
+                            }
+                            _ => self.prefilter(c, None, RESTART_PROBES),
+                        }) {
+                        Prefilter::Apart { points, gap, steps } => {
+                            solution.iterations += steps;
+                            solution.probes += steps;
+                            return Ok(self.finish_with_gap(solution, points, gap, true));
+                        }
+                        Prefilter::Undecided { ahead, steps }
+                            if ahead.iter().all(|v| v.is_finite()) =>
+                        {
+                            solution.iterations += steps;
+                            solution.probes += steps;
+                            Start::Derivatives(ahead)
+                        }
+                        _ => Start::Points(self.points(c)),
                     }
-                    Prefilter::Undecided { ahead, steps }
-                        if ahead.iter().all(|v| v.is_finite()) =>
-                    {
-                        solution.iterations += steps;
-                        solution.probes += steps;
-                        Start::Derivatives(ahead)
-                    }
-                    _ => Start::Points(self.points(c)),
-                },
+                }
             };
             // A start already at the best answer so far: its descent would only come back to it.
             if let (Start::Derivatives(c), Some(b)) = (&start, &best) {

@@ -856,3 +856,66 @@ fn a_deep_overlap_the_wide_search_confirms_takes_no_second_descent() {
     assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
     assert!((s.contact.normal - normal).norm() < 1e-6);
 }
+
+/// A prefilter answer as plain numbers, for exact comparison.
+fn prefilter_numbers(p: &Prefilter) -> Vec<f64> {
+    match p {
+        Prefilter::Apart { points, gap, steps } => {
+            let mut v = vec![0.0, *gap, f64::from(*steps)];
+            for x in [points.c, points.p1, points.p2, points.d] {
+                v.extend(x.iter());
+            }
+            v
+        }
+        Prefilter::Undecided { ahead, steps } => {
+            let mut v = vec![1.0, f64::from(*steps)];
+            v.extend(ahead.iter());
+            v
+        }
+        Prefilter::NotApplicable => vec![2.0],
+    }
+}
+
+#[test]
+fn two_restart_climbs_side_by_side_answer_as_each_alone() {
+    // Overlapping (the climbs run their probes, of unequal counts) and apart (one may stop at
+    // its first test while the other climbs on): each answer of the pair, bit for bit, the one
+    // climb's alone.
+    let (a, b) = unlike_pair();
+    let directions = [
+        Vector3::new(0.3, -0.8, 0.5),
+        Vector3::new(-0.9, 0.1, 0.4),
+        Vector3::new(0.2, 0.2, -0.95),
+        Vector3::new(0.7, 0.7, 0.1),
+    ]
+    .map(unit);
+    let turn = UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -0.2, 0.7));
+    let mut climbs = 0;
+    for depth in [0.3, 0.05, -0.02] {
+        let pose_b = constructed(
+            &a,
+            &b,
+            &Vector3::new(0.2, 0.9, -0.3).normalize(),
+            turn,
+            depth,
+        );
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
+            translation: pose_b.position,
+        };
+        for pair in directions.windows(2) {
+            let both = bodies.prefilter_pair([pair[0], pair[1]], RESTART_PROBES);
+            for (alone, side_by_side) in pair.iter().zip(&both) {
+                let alone = bodies.prefilter(*alone, None, RESTART_PROBES);
+                assert_eq!(prefilter_numbers(&alone), prefilter_numbers(side_by_side));
+                if let Prefilter::Undecided { steps, .. } = alone {
+                    climbs += usize::from(steps > 0);
+                }
+            }
+        }
+    }
+    // The comparison covered real climbs, not only first tests.
+    assert!(climbs >= 4, "{climbs}");
+}
