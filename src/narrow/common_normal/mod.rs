@@ -557,17 +557,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (ahead.support_gap() > 0.0 && ahead.c.iter().all(|v| v.is_finite())).then_some(ahead)
     }
 
-    /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at
-    /// the start direction (or, with `surrogate_from` a positive multiple of it, one ascent step
-    /// of the bodies' ellipsoids from there) and then along up to `probes` quasi-Newton steps of the support gap's
-    /// ascent on the approximate support points (`curvature_step`, the curvature model from the
-    /// ellipsoids at the first direction, `ellipsoid_curvature`, then `secant_update`), before
-    /// the exact search. Each test evaluates both support functions at once in the log domain
-    /// (`coarse_support::support_logs`, `SmoothConvex::log_support`), at about a third of the
-    /// latency of the exact points. The bounds' margin (`1e-7` relative) only sends pairs whose
-    /// gap is within it to the exact search. Undecided, it returns the direction one step past the
-    /// last it tested: where the ascent has converged ([`PREFILTER_CONVERGED`]), within about
-    /// `1e-8` rad of the common normal.
+    /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at the
+    /// start direction (or, with `surrogate_from` a positive multiple of it, one ascent step of the
+    /// bodies' ellipsoids from there) and then along up to `probes` quasi-Newton steps of the
+    /// support gap's ascent on the approximate support points (`curvature_step`, the curvature
+    /// model from the ellipsoids at the first direction, `ellipsoid_curvature`, then
+    /// `secant_update`), before the exact search. Each test evaluates both support functions at
+    /// once in the log domain (`coarse_support::support_logs`, `SmoothConvex::log_support`), at
+    /// about a third of the latency of the exact points. The bounds' margin (`1e-7` relative) only
+    /// sends pairs whose gap is within it to the exact search. Undecided, it returns the direction
+    /// one step past the last it tested: where the ascent has converged ([`PREFILTER_CONVERGED`]),
+    /// within about `1e-8` rad of the common normal.
     fn prefilter(
         &self,
         start: Vector3<f64>,
