@@ -40,15 +40,22 @@ impl Pose {
     /// [`QUATERNION_TOLERANCE`] is [`Error::InvalidArgument`]; one within it is normalised.
     #[inline(always)]
     pub fn from_wxyz(position: [f64; 3], wxyz: [f64; 4]) -> Result<Self> {
-        ensure_finite("pose.position", &position)?;
-        ensure_finite("pose.orientation", &wxyz)?;
+        Self::from_wxyz_ref(&position, &wxyz)
+    }
+
+    /// [`Self::from_wxyz`] on the numbers where they are (a host's pose record, say): checked
+    /// in place, not first copied.
+    #[inline(always)]
+    pub fn from_wxyz_ref(position: &[f64; 3], wxyz: &[f64; 4]) -> Result<Self> {
+        ensure_finite("pose.position", position)?;
+        ensure_finite("pose.orientation", wxyz)?;
         let q = Quaternion::new(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
         let norm_squared = q.norm_squared();
         // Hosts renormalise every step: a quaternion that is unit to within a few ulps is taken as it
         // is (normalising it would change the rotation by less than its own round-off).
         if (norm_squared - 1.0).abs() <= 8.0 * f64::EPSILON {
             return Ok(Pose {
-                position: Vector3::from(position),
+                position: Vector3::from(*position),
                 rotation: UnitQuaternion::new_unchecked(q),
             });
         }
@@ -60,7 +67,7 @@ impl Pose {
             )));
         }
         Ok(Pose {
-            position: Vector3::from(position),
+            position: Vector3::from(*position),
             rotation: UnitQuaternion::new_unchecked(q / norm),
         })
     }

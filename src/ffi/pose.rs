@@ -25,8 +25,9 @@ impl demcontact_pose {
     /// The core pose, or a failure whose message starts with `name` (formatted only on failure,
     /// so that a check of many poses allocates nothing).
     #[inline(always)]
-    pub(crate) fn to_core(self, name: impl std::fmt::Display) -> Result<Pose, Failure> {
-        Pose::from_wxyz(self.position, self.orientation).map_err(|e| Failure::from(e).context(name))
+    pub(crate) fn to_core(&self, name: impl std::fmt::Display) -> Result<Pose, Failure> {
+        Pose::from_wxyz_ref(&self.position, &self.orientation)
+            .map_err(|e| Failure::from(e).context(name))
     }
 }
 
