@@ -13,6 +13,10 @@ pub const WARM_STATE_DATA_LEN: usize = 15;
 /// that wrote `data`; a state written by another kernel (the slot was reused for another pair) is
 /// treated as cold. Each kernel stores only frame-independent quantities (expressed in a body frame),
 /// so the state stays valid while both bodies move.
+///
+/// Laid out as the C ABI's `demcontact_warm_state` (`#[repr(C)]`, the same fields in the same
+/// order), so that a query through the ABI works on the host's record in place.
+#[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct WarmState {
     /// Which kernel wrote `data` (0: cold).

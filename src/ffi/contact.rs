@@ -7,7 +7,6 @@ use super::shape::demcontact_shape;
 use super::status::*;
 use super::warm::demcontact_warm_state;
 use crate::contact::Contact;
-use crate::warm::WarmState;
 use std::sync::Mutex;
 
 /// Contact type codes (`demcontact_contact.contact_type`). Append only.
@@ -127,13 +126,10 @@ unsafe fn query(
 ) -> Result<demcontact_contact, Failure> {
     let shape_a = unsafe { demcontact_shape::borrow(a, "a") }?;
     let shape_b = unsafe { demcontact_shape::borrow(b, "b") }?;
-    let pose_a = pose_a.to_core("pose_a")?;
-    let pose_b = pose_b.to_core("pose_b")?;
-    let mut state = warm.as_deref().map(|w| WarmState::from(*w));
-    let contact = crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, state.as_mut())?;
-    if let (Some(w), Some(state)) = (warm, state) {
-        *w = state.into();
-    }
+    let pose_a = pose_a.core_pose("pose_a")?;
+    let pose_b = pose_b.core_pose("pose_b")?;
+    let state = warm.map(demcontact_warm_state::as_core_mut);
+    let contact = crate::narrow::collide(shape_a, &pose_a, shape_b, &pose_b, state)?;
     Ok(demcontact_contact::from(&contact))
 }
 
@@ -292,6 +288,37 @@ mod tests {
             Just(-1e300),
             Just(1.0),
         ]
+    }
+
+    #[test]
+    fn a_query_that_fails_in_the_kernel_leaves_the_hosts_warm_state_as_it_was() {
+        // The query works on the host's record in place: a failure after the kernel ran (here
+        // an overflow to infinity) must still leave it as it was.
+        let mut ball = std::ptr::null_mut();
+        // SAFETY: valid out-pointer; the handle is released below.
+        assert_eq!(
+            unsafe { demcontact_sphere_create(1e150, &mut ball) },
+            DEMCONTACT_STATUS_OK
+        );
+        let at = |x: f64| demcontact_pose {
+            position: [x, 0.0, 0.0],
+            orientation: [1.0, 0.0, 0.0, 0.0],
+        };
+        let mut warm = demcontact_warm_state::default();
+        let mut out = demcontact_contact::default();
+        // SAFETY (both calls): valid pointers, `ball` live.
+        let first =
+            unsafe { demcontact_collide(ball, &at(0.0), ball, &at(1.5e150), &mut warm, &mut out) };
+        assert_eq!(first, DEMCONTACT_STATUS_OK);
+        assert_eq!(warm.steps, 1);
+        let before = warm;
+        let failed =
+            unsafe { demcontact_collide(ball, &at(-1e308), ball, &at(1e308), &mut warm, &mut out) };
+        assert_eq!(failed, DEMCONTACT_STATUS_NON_FINITE);
+        assert_eq!(warm, before);
+        assert_eq!(out, demcontact_contact::default());
+        // SAFETY: a live handle, released once.
+        unsafe { demcontact_shape_release(ball) };
     }
 
     fn finite(c: &demcontact_contact) -> bool {

@@ -287,8 +287,8 @@ pub unsafe extern "C" fn demcontact_contact_list(
         }
         let shape_a = unsafe { demcontact_shape::borrow(a, "a") }?;
         let shape_b = unsafe { demcontact_shape::borrow(b, "b") }?;
-        let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
-        let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+        let pose_a = unsafe { arg(pose_a, "pose_a") }?.core_pose("pose_a")?;
+        let pose_b = unsafe { arg(pose_b, "pose_b") }?.core_pose("pose_b")?;
         let warm = unsafe { warm.as_mut() };
         let mut state = warm.as_deref().map(|w| WarmState::from(*w));
         let mut basics = Vec::new();

@@ -25,7 +25,7 @@ impl demcontact_pose {
     /// The core pose, or a failure whose message starts with `name` (formatted only on failure,
     /// so that a check of many poses allocates nothing).
     #[inline(always)]
-    pub(crate) fn to_core(&self, name: impl std::fmt::Display) -> Result<Pose, Failure> {
+    pub(crate) fn core_pose(&self, name: impl std::fmt::Display) -> Result<Pose, Failure> {
         Pose::from_wxyz_ref(&self.position, &self.orientation)
             .map_err(|e| Failure::from(e).context(name))
     }
@@ -45,7 +45,7 @@ mod tests {
             position: [0.0; 3],
             orientation: [2.0, 0.0, 0.0, 0.0],
         };
-        let f = bad.to_core("pose_b").unwrap_err();
+        let f = bad.core_pose("pose_b").unwrap_err();
         assert!(
             f.message.starts_with("pose_b: pose.orientation"),
             "{}",

@@ -173,7 +173,7 @@ pub unsafe extern "C" fn demcontact_shape_aabb(
 ) -> demcontact_status {
     run(|| {
         let shape = unsafe { demcontact_shape::borrow(shape, "shape") }?;
-        let pose = unsafe { arg(pose, "pose") }?.to_core("pose")?;
+        let pose = unsafe { arg(pose, "pose") }?.core_pose("pose")?;
         let lo = unsafe { arg_mut(lo.cast::<[f64; 3]>(), "lo") }?;
         let hi = unsafe { arg_mut(hi.cast::<[f64; 3]>(), "hi") }?;
         let (l, h) = shape.aabb(&pose);

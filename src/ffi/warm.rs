@@ -35,6 +35,30 @@ pub struct demcontact_warm_state {
     pub data: [f64; DEMCONTACT_WARM_STATE_DATA_LEN],
 }
 
+// `demcontact_warm_state` and the core's `WarmState` have one layout (both `#[repr(C)]`, the same
+// fields in the same order): checked here, at compile time.
+const _: () = {
+    use std::mem::{align_of, offset_of, size_of};
+    assert!(size_of::<demcontact_warm_state>() == size_of::<WarmState>());
+    assert!(align_of::<demcontact_warm_state>() == align_of::<WarmState>());
+    assert!(offset_of!(demcontact_warm_state, kernel) == offset_of!(WarmState, kernel));
+    assert!(offset_of!(demcontact_warm_state, steps) == offset_of!(WarmState, steps));
+    assert!(offset_of!(demcontact_warm_state, data) == offset_of!(WarmState, data));
+};
+
+impl demcontact_warm_state {
+    /// The host's record as the core's warm state, in place: a query reads and writes the host's
+    /// memory directly, with no copy in and out (whose reads of the copy just written stall the
+    /// processor's store forwarding). The core still writes it only when the query succeeds.
+    #[inline(always)]
+    pub(crate) fn as_core_mut(&mut self) -> &mut WarmState {
+        // SAFETY: both types are `#[repr(C)]` with the same fields at the same offsets, size and
+        // alignment (asserted above), and every bit pattern of their `u32` and `f64` fields is
+        // valid for both; the borrow of `self` covers the returned reference's lifetime.
+        unsafe { &mut *(self as *mut demcontact_warm_state).cast::<WarmState>() }
+    }
+}
+
 impl From<demcontact_warm_state> for WarmState {
     fn from(w: demcontact_warm_state) -> Self {
         WarmState {
@@ -68,8 +92,8 @@ unsafe fn common_normal_pair(
 ) -> Result<(Pose, Pose, f64), Failure> {
     let a = unsafe { demcontact_shape::borrow(a, "a") }?;
     let b = unsafe { demcontact_shape::borrow(b, "b") }?;
-    let pose_a = unsafe { arg(pose_a, "pose_a") }?.to_core("pose_a")?;
-    let pose_b = unsafe { arg(pose_b, "pose_b") }?.to_core("pose_b")?;
+    let pose_a = unsafe { arg(pose_a, "pose_a") }?.core_pose("pose_a")?;
+    let pose_b = unsafe { arg(pose_b, "pose_b") }?.core_pose("pose_b")?;
     if matches!((a, b), (Shape::Sphere(_), Shape::Sphere(_))) {
         return Err(crate::Error::UnsupportedPair(
             "two spheres have no contact-direction angles (their normal is the centre line)".into(),

@@ -106,7 +106,7 @@ unsafe fn core_poses(
     unsafe { slice(poses, n, "poses") }?
         .iter()
         .enumerate()
-        .map(|(i, p)| p.to_core(format_args!("poses[{i}]")))
+        .map(|(i, p)| p.core_pose(format_args!("poses[{i}]")))
         .collect()
 }
 
