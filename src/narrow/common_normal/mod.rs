@@ -589,9 +589,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             // direction for the others (interval 3 of the protocol: 73 % of the separated pairs
             // excluded there, against 49 % at the centre line). The ellipsoids' points need no
             // unit direction.
-            let (e1, radius_a) = ellipsoid_point_and_radius(&log_a.r, &u);
-            let (f2, radius_b) =
-                ellipsoid_point_and_radius(&log_b.r, &-(self.rotation.transpose() * u));
+            let (e1, _, radius_a) = ellipsoid_point(&log_a.r, &u);
+            let (f2, _, radius_b) = ellipsoid_point(&log_b.r, &-(self.rotation.transpose() * u));
             let d = t + self.rotation * f2 - e1;
             let ahead = Self::ascent(&u, &d, radius_a + radius_b);
             if ahead.iter().all(|v| v.is_finite()) && ahead != Vector3::zeros() {
@@ -783,7 +782,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// `p = D^2 n / |D n|`.
     fn ellipsoid_curvature(&self, ra: &[f64; 3], rb: &[f64; 3], c: &Vector3<f64>) -> Matrix3<f64> {
         let jacobian = |r: &[f64; 3], n: &Vector3<f64>| {
-            let (p, inv) = ellipsoid_point(r, n);
+            let (p, inv, _) = ellipsoid_point(r, n);
             (Matrix3::from_diagonal(&Vector3::new(r[0] * r[0], r[1] * r[1], r[2] * r[2]))
                 - p * p.transpose())
                 * inv
@@ -1345,22 +1344,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 }
 
 /// The support point of the ellipsoid with semi-axes `r` along the (body-frame) direction `n`,
-/// `D^2 n / |D n|` with `D = diag(r)`, and `1 / |D n|`.
+/// `D^2 n / |D n|` with `D = diag(r)`, then `1 / |D n|` and the point's distance from the centre,
+/// `|D^2 n| / |D n|` (its two square roots run side by side instead of one after the other; a
+/// caller that does not use it does not compute it). `n` need not be a unit vector.
 #[inline]
-fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
-    let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
-    let inv = 1.0 / m.norm();
-    (Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z) * inv, inv)
-}
-
-/// [`ellipsoid_point`]'s point and its distance from the centre, `|D^2 n| / |D n|`: the two
-/// square roots run side by side instead of one after the other (a shorter dependency chain).
-#[inline]
-fn ellipsoid_point_and_radius(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64) {
+fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64, f64) {
     let m = Vector3::new(r[0] * n.x, r[1] * n.y, r[2] * n.z);
     let k = Vector3::new(r[0] * m.x, r[1] * m.y, r[2] * m.z);
     let inv = 1.0 / m.norm();
-    (k * inv, k.norm() * inv)
+    (k * inv, inv, k.norm() * inv)
 }
 
 /// How many queries in a row, ending with the last one, found the pair of warm state `data`
