@@ -27,6 +27,7 @@
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
 //! from the features of each body within the overlap along the normal (`patch`).
 
+mod flat_certificate;
 mod motion_certificate;
 mod pair;
 mod patch;
@@ -35,7 +36,9 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-pub use pair::{arcs_cross, arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
+pub use pair::{
+    arcs_cross, arcs_cross_planes, Cover, EdgeLines, EdgeOfA, Evaluated, PolyhedronPair,
+};
 pub use patch::{
     basic_contacts, composite_kind, contact_kind, BasicContact, BasicKind, Patch, VertexSet,
 };
@@ -119,18 +122,7 @@ fn witness_points(pair: &PolyhedronPair, cover: &Evaluated) -> (Vector3<f64>, Ve
             (pa, pa - n * cover.overlap)
         }
         Cover::EdgeEdge { edge_a, edge_b } => {
-            let (ea, eb) = (pair.a.edge(edge_a), pair.b.edge(edge_b));
-            let p = pair.a.vertex(ea.tail());
-            let u = pair.a.vertex(ea.head()) - p;
-            let q = pair.b_vertex(eb.tail());
-            let v = pair.b_vertex(eb.head()) - q;
-            // Closest points of the lines p + s u, q + t v.
-            let r = p - q;
-            let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
-            let (ur, vr) = (u.dot(&r), v.dot(&r));
-            let denom = uu * vv - uv * uv;
-            let s = (uv * vr - vv * ur) / denom;
-            let t = (uu * vr - uv * ur) / denom;
+            let EdgeLines { p, u, q, v, s, t } = pair.edge_lines(edge_a, edge_b);
             let pa = p + u * s;
             // B's point from A's, along the axis: exact in the axis, to rounding across it.
             let pb = q + v * t;

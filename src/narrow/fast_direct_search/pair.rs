@@ -144,6 +144,29 @@ impl<'a> PolyhedronPair<'a> {
         super::cover_support(self.a, self.b, cover)
     }
 
+    /// The lines of A's edge `ea` and B's edge `eb` in A's frame, `p + s u` and `q + t v` (tail to
+    /// head), with the parameters `(s, t)` of their closest points (the lines must not be
+    /// parallel).
+    pub fn edge_lines(&self, ea: usize, eb: usize) -> EdgeLines {
+        let (edge_a, edge_b) = (self.a.edge(ea), self.b.edge(eb));
+        let p = self.a.vertex(edge_a.tail());
+        let u = self.a.vertex(edge_a.head()) - p;
+        let q = self.b_vertex(edge_b.tail());
+        let v = self.b_vertex(edge_b.head()) - q;
+        let r = p - q;
+        let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
+        let (ur, vr) = (u.dot(&r), v.dot(&r));
+        let denom = uu * vv - uv * uv;
+        EdgeLines {
+            p,
+            u,
+            q,
+            v,
+            s: (uv * vr - vv * ur) / denom,
+            t: (uu * vr - uv * ur) / denom,
+        }
+    }
+
     /// A's edge `i` seen from B's frame ([`EdgeOfA`]).
     #[inline]
     pub fn a_edge(&self, i: usize) -> EdgeOfA {
@@ -214,6 +237,23 @@ impl<'a> PolyhedronPair<'a> {
             overlap,
         })
     }
+}
+
+/// Two edges' lines and their closest points ([`PolyhedronPair::edge_lines`]), A's frame.
+#[derive(Debug, Clone, Copy)]
+pub struct EdgeLines {
+    /// A's edge's tail.
+    pub p: Vector3<f64>,
+    /// A's edge, tail to head.
+    pub u: Vector3<f64>,
+    /// B's edge's tail.
+    pub q: Vector3<f64>,
+    /// B's edge, tail to head.
+    pub v: Vector3<f64>,
+    /// The parameter of the closest point on A's line, `p + s u`.
+    pub s: f64,
+    /// The parameter of the closest point on B's line, `q + t v`.
+    pub t: f64,
 }
 
 /// One of A's edges turned into B's body frame, once per edge of A a search considers, so that

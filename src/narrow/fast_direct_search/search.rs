@@ -48,6 +48,7 @@
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
 
+use super::flat_certificate::{is_smallest, InnerBalls};
 use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
 use crate::narrow::float_order::ordered_key;
 use crate::shapes::{GaussArc, Polyhedron};
@@ -653,15 +654,19 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         Some(Cover::VertexFace { face_b, .. }) => (usize::MAX, face_b),
         _ => (usize::MAX, usize::MAX),
     };
+    let balls = InnerBalls {
+        centre_line: centre_b - a.centroid(),
+        radii: r_a + r_b,
+        size,
+    };
     match seeded {
         Some(e) => {
             run.consider(e);
         }
         None => {
             // The faces most aligned with the centre line first: a tight bar early.
-            let w = centre_b - a.centroid();
             let w_b = centre_a - b.centroid();
-            done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &w);
+            done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &balls.centre_line);
             if run.consider(lowest.face_a_cover(pair, done_a, hints)) {
                 return run.outcome();
             }
@@ -670,6 +675,11 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                 return run.outcome();
             }
         }
+    }
+    // The best cover so far may be certified the smallest by its own features.
+    let first_best = run.best.expect("a cover was considered");
+    if is_smallest(pair, &first_best, &balls) {
+        return run.outcome();
     }
 
     SCRATCH.with(|cell| {
@@ -714,6 +724,13 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                 face_b_cover(pair, k - count_a, hints)
             };
             if run.consider(e) {
+                return;
+            }
+        }
+
+        // A cover found among the faces may be certified the smallest by its own features.
+        if let Some(best) = run.best.filter(|b| b.cover != first_best.cover) {
+            if is_smallest(pair, &best, &balls) {
                 return;
             }
         }

@@ -1,0 +1,285 @@
+//! A certificate that a touching cover is the smallest of the pair, from its own features alone
+//! (beyond the paper's text): when it holds, no other cover needs a bound or an evaluation.
+//!
+//! The overlap of the pair along a unit `u` (A's frame, B placed) is the support gap
+//! `g(u) = h_A(u) + h_B(-u)`, and the minimum translation distance is the smallest `g` over the
+//! sphere (every cover's overlap is `g` at its axis, and `g` is smallest at a cover's axis). Each
+//! body's support function is at least that of any subset, so with `X` the cover's feature of A
+//! (a face, an edge or a vertex) and `Y` that of B, `g(u) >= h_P(u)` for the flat set
+//! `P = X - Y` (Minkowski difference), which lies across the cover's axis `u0` at the cover's
+//! overlap `D` (every point of a face lies within its flatness of its plane).
+//!
+//! Write `u = cos(phi) u0 + sin(phi) e` with a unit `e` across `u0`. If the origin's projection
+//! on `P`'s plane lies inside `P` at distance `delta` from its boundary (B's vertex inside A's
+//! face, A's vertex inside B's face, or the crossing point of two edges away from their ends),
+//! `P` reaches `delta` along every `e`, so
+//!
+//! ```text
+//! g(u) >= D cos(phi) + delta sin(phi) >= D   while   tan(phi / 2) <= delta / D,
+//! ```
+//!
+//! that is on the cap of angular radius `Phi = 2 atan(delta / D)` about `u0` (with `D` replaced
+//! by the lowest point of `P` while `cos(phi) >= 0`). In a contact of a few percent of the size
+//! whose point lies well inside its features, that is all the sphere but a small cap about
+//! `-u0`. There, the inner balls bound the rest: `g(u) >= r_A + r_B - u . (c_B - c_A)`, largest
+//! at the point of that cap nearest the centre line.
+//!
+//! So when both bounds reach `D`, the cover is the pair's minimum. The certificate asks the
+//! features to be flat within rounding, so that the answer is exactly the cover's.
+
+use super::pair::{Cover, EdgeLines, Evaluated, PolyhedronPair};
+use crate::shapes::Polyhedron;
+use nalgebra::Vector3;
+
+/// Lengths of the pair below which the certificate's own rounding lies, relative to its size.
+const ROUNDING: f64 = 1e-12;
+
+/// What the certificate needs of the pair besides the cover: the bodies' inner balls.
+pub struct InnerBalls {
+    /// `c_B - c_A`: the centroids' difference in A's frame.
+    pub centre_line: Vector3<f64>,
+    /// `r_A + r_B`: the sum of the inner radii about the centroids.
+    pub radii: f64,
+    /// A length of the pair (the sum of the bounding radii and the centres' distance), for the
+    /// rounding allowance.
+    pub size: f64,
+}
+
+/// Whether `cover`, touching (overlap at least 0), is the pair's smallest cover (module
+/// documentation): its overlap is then the minimum translation distance, to rounding.
+pub fn is_smallest(pair: &PolyhedronPair, cover: &Evaluated, balls: &InnerBalls) -> bool {
+    let depth = cover.overlap;
+    // NaN fails too.
+    if depth.is_nan() || depth < 0.0 {
+        return false;
+    }
+    let rounding = ROUNDING * balls.size;
+    let (lowest, margin) = match cover.cover {
+        Cover::FaceVertex { face_a, vertex_b } => {
+            face_margin(pair.a, face_a, &pair.b_vertex(vertex_b), depth)
+        }
+        Cover::VertexFace { vertex_a, face_b } => {
+            let x = pair.rotation_t * (pair.a.vertex(vertex_a) - pair.translation);
+            face_margin(pair.b, face_b, &x, depth)
+        }
+        Cover::EdgeEdge { edge_a, edge_b } => (depth, crossing_margin(pair, edge_a, edge_b)),
+    };
+    let margin = margin - rounding;
+    if lowest < depth - rounding || margin.is_nan() || margin <= 0.0 {
+        return false;
+    }
+    // The near cap: tan(Phi / 2) = margin / depth, so cos(Phi) and sin(Phi) are rational.
+    let (d2, m2) = (depth * depth, margin * margin);
+    let cos_near = (d2 - m2) / (d2 + m2);
+    let sin_near = 2.0 * depth * margin / (d2 + m2);
+    // The far cap about -u0 has angular radius rho = pi - Phi.
+    let (cos_far, sin_far) = (-cos_near, sin_near);
+    let w = &balls.centre_line;
+    let length = w.norm();
+    let reach = if length > 0.0 {
+        // alpha: the angle from -u0 to w; the cap's point nearest w is at alpha - rho from it.
+        let cos_alpha = (-cover.axis.dot(w) / length).clamp(-1.0, 1.0);
+        if cos_alpha >= cos_far {
+            length
+        } else {
+            let sin_alpha = (1.0 - cos_alpha * cos_alpha).sqrt();
+            length * (cos_alpha * cos_far + sin_alpha * sin_far)
+        }
+    } else {
+        0.0
+    };
+    balls.radii - reach >= depth + rounding
+}
+
+/// For face `f` of `body` (its own frame) and a point `p` of the other body in that frame: the
+/// lowest height of the face's vertices over `p` along the face normal (the overlap of its
+/// flattest reading; equal to the face's overlap `depth` for a face flat to rounding) and the
+/// distance of `p`'s projection inside the face from its nearest side (negative outside).
+fn face_margin(body: &Polyhedron, f: usize, p: &Vector3<f64>, depth: f64) -> (f64, f64) {
+    let n = body.face_normal(f);
+    let ring = body.face_vertices(f);
+    let floor = n.dot(p);
+    let mut lowest = depth;
+    let mut margin = f64::INFINITY;
+    let mut from = body.vertex(ring[ring.len() - 1]);
+    for &v in ring {
+        let to = body.vertex(v);
+        // The loop runs counter-clockwise seen from outside: n x (to - from) points inwards.
+        let inward = n.cross(&(to - from));
+        margin = margin.min(inward.dot(&(p - from)) / inward.norm());
+        lowest = lowest.min(n.dot(&to) - floor);
+        from = to;
+    }
+    (lowest, margin)
+}
+
+/// How far the crossing point of A's edge `ea` and B's edge `eb` lies inside their Minkowski
+/// difference (a parallelogram across the cover's axis): `sin(theta)` times its distance from
+/// the nearer end of each edge, the smaller of the two; negative when it lies past an end.
+fn crossing_margin(pair: &PolyhedronPair, ea: usize, eb: usize) -> f64 {
+    let EdgeLines { u, v, s, t, .. } = pair.edge_lines(ea, eb);
+    let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
+    let denom = uu * vv - uv * uv;
+    // |u x v| = sqrt(denom); the distance from the side s = 0 is s |u x v| / |v|.
+    let area = denom.max(0.0).sqrt();
+    let along_a = s.min(1.0 - s) * area / vv.sqrt();
+    let along_b = t.min(1.0 - t) * area / uu.sqrt();
+    along_a.min(along_b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::Pose;
+    use nalgebra::UnitQuaternion;
+
+    /// A body of `n` pseudo-random points in a box of aspect ratio up to 3 (seeded).
+    fn random_body(seed: u64, n: usize) -> Polyhedron {
+        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        let scale = Vector3::new(1.0 + next().abs() * 2.0, 1.0, 0.5 + next().abs());
+        let pts: Vec<Vector3<f64>> = (0..n)
+            .map(|_| Vector3::new(next(), next(), next()).component_mul(&scale))
+            .collect();
+        Polyhedron::new(&pts).unwrap()
+    }
+
+    fn cube() -> Polyhedron {
+        let mut pts = Vec::new();
+        for x in [-0.5, 0.5] {
+            for y in [-0.5, 0.5] {
+                for z in [-0.5, 0.5] {
+                    pts.push(Vector3::new(x, y, z));
+                }
+            }
+        }
+        Polyhedron::new(&pts).unwrap()
+    }
+
+    fn balls(pair: &PolyhedronPair) -> InnerBalls {
+        let (a, b) = (pair.a, pair.b);
+        InnerBalls {
+            centre_line: pair.rotation * b.centroid() + pair.translation - a.centroid(),
+            radii: a.inner_radius() + b.inner_radius(),
+            size: a.bounding_radius() + b.bounding_radius() + pair.translation.norm(),
+        }
+    }
+
+    /// Every cover of the pair: A's faces against B's lowest vertex, B's faces against A's
+    /// highest, and every crossing pair of edges.
+    fn all_covers(pair: &PolyhedronPair) -> Vec<Evaluated> {
+        let (a, b) = (pair.a, pair.b);
+        let mut covers: Vec<Evaluated> = (0..a.num_faces())
+            .map(|f| pair.face_a_cover(f, pair.b_lowest(&a.face_normal(f), 0)))
+            .collect();
+        covers.extend((0..b.num_faces()).map(|g| pair.face_b_cover(g, 0)));
+        for i in 0..a.num_edges() {
+            let edge = pair.a_edge(i);
+            covers.extend((0..b.num_edges()).filter_map(|j| pair.edge_cover(&edge, j)));
+        }
+        covers
+    }
+
+    #[test]
+    fn a_certified_cover_is_the_smallest_of_all_covers() {
+        // Random touching pairs: every touching cover the certificate accepts is the smallest of
+        // all the pair's covers (to rounding), and it accepts the smallest in most pairs.
+        let (mut pairs, mut certified_smallest) = (0, 0);
+        for k in 0..400u64 {
+            let a = random_body(k, 4 + (k % 20) as usize);
+            let b = random_body(k + 1000, 4 + (k % 13) as usize);
+            let turn = UnitQuaternion::from_scaled_axis(Vector3::new(
+                0.3 * k as f64,
+                1.7 + 0.1 * k as f64,
+                -0.7 * k as f64,
+            ));
+            let direction = turn * Vector3::x();
+            // From the centroids together, move B out along the direction until the pair only
+            // just touches.
+            let centred = a.centroid() - turn * b.centroid();
+            let overlap_at = |distance: f64| {
+                let rel = Pose::new(centred + direction * distance, turn);
+                let pair = PolyhedronPair::new(&a, &b, &rel);
+                all_covers(&pair)
+                    .iter()
+                    .map(|c| c.overlap)
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let (mut lo, mut hi) = (0.0, 10.0);
+            for _ in 0..60 {
+                let mid = 0.5 * (lo + hi);
+                if overlap_at(mid) > 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            // A few percent of the size inside.
+            let rel = Pose::new(centred + direction * (lo - 0.03), turn);
+            let pair = PolyhedronPair::new(&a, &b, &rel);
+            let covers = all_covers(&pair);
+            let smallest = covers
+                .iter()
+                .map(|c| c.overlap)
+                .fold(f64::INFINITY, f64::min);
+            assert!(smallest > 0.0);
+            let balls = balls(&pair);
+            pairs += 1;
+            let mut found = false;
+            for c in &covers {
+                if is_smallest(&pair, c, &balls) {
+                    assert!(
+                        c.overlap <= smallest + 1e-12 * balls.size,
+                        "pair {k}: certified {c:?}, smallest {smallest}"
+                    );
+                    found = true;
+                }
+            }
+            certified_smallest += usize::from(found);
+        }
+        assert!(
+            certified_smallest * 2 > pairs,
+            "{certified_smallest} of {pairs}"
+        );
+    }
+
+    #[test]
+    fn a_vertex_inside_the_face_certifies_and_one_past_its_side_does_not() {
+        // B stands on a vertex (its diagonal along z), 0.01 into A's top face.
+        let (a, b) = (cube(), cube());
+        let standing = UnitQuaternion::rotation_between(
+            &Vector3::new(-1.0, -1.0, -1.0),
+            &Vector3::new(0.0, 0.0, -1.0),
+        )
+        .unwrap();
+        let half_diagonal = 0.75f64.sqrt();
+        let at = |x: f64| Pose::new(Vector3::new(x, 0.0, 0.5 + half_diagonal - 0.01), standing);
+        let top = (0..a.num_faces())
+            .find(|&f| a.face_normal(f).z > 0.5)
+            .unwrap();
+        let face_cover =
+            |pair: &PolyhedronPair| pair.face_a_cover(top, pair.b_lowest(&Vector3::z(), 0));
+        // Centred: the vertex is 0.5 inside every side.
+        let rel = at(0.0);
+        let pair = PolyhedronPair::new(&a, &b, &rel);
+        let cover = face_cover(&pair);
+        assert!((cover.overlap - 0.01).abs() < 1e-12);
+        assert!(is_smallest(&pair, &cover, &balls(&pair)));
+        // Past the side x = 0.5: B's vertex overhangs, and A's side face is the smaller cover.
+        let rel = at(0.505);
+        let pair = PolyhedronPair::new(&a, &b, &rel);
+        let cover = face_cover(&pair);
+        assert!(!is_smallest(&pair, &cover, &balls(&pair)));
+        // Just inside the side (0.005 from it) with a 0.01 overlap: the near cap ends at
+        // 2 atan(1/2), and the bodies' inner balls cannot cover the rest.
+        let rel = at(0.495);
+        let pair = PolyhedronPair::new(&a, &b, &rel);
+        let cover = face_cover(&pair);
+        assert!(!is_smallest(&pair, &cover, &balls(&pair)));
+    }
+}
