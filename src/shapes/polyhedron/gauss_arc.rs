@@ -43,6 +43,18 @@ impl GaussArc {
         }
     }
 
+    /// The unit direction in the plane of the left face (`left`) or the right face that is
+    /// square to the edge and points out of that face across it (the arc leaves the left face's
+    /// normal along it, and reaches the right face's against it); zero for a degenerate arc.
+    #[inline]
+    pub fn outward_across(&self, left: bool) -> Vector3<f64> {
+        if left {
+            self.start_tangent
+        } else {
+            self.end_tangent
+        }
+    }
+
     /// The largest `n . w` over the arc's unit vectors `n` (`w` any vector, body frame): when the
     /// projection of `w` on the arc's plane points between the arc's ends, its length; otherwise
     /// the larger of the ends' dot products. Exact up to rounding (a few units in the last place

@@ -88,6 +88,7 @@ pub struct Polyhedron {
     bounding_radius: f64,
     inner_radius: f64,
     edge_arcs: Vec<GaussArc>,
+    face_flatness: Vec<f64>,
     tolerance: f64,
 }
 
@@ -144,8 +145,20 @@ impl Polyhedron {
                 )
             })
             .collect();
+        let face_flatness = (0..brep.face_normals.len())
+            .map(|f| {
+                let n = brep.face_normals[f];
+                let lowest = brep
+                    .face_vertices(f)
+                    .iter()
+                    .map(|&v| n.dot(&brep.positions[v]))
+                    .fold(f64::INFINITY, f64::min);
+                brep.face_offsets[f] - lowest
+            })
+            .collect();
         Ok(Polyhedron {
             edge_arcs,
+            face_flatness,
             brep,
             volume,
             centroid,
@@ -182,6 +195,13 @@ impl Polyhedron {
     /// direction.
     pub fn inner_radius(&self) -> f64 {
         self.inner_radius
+    }
+
+    /// How far below its plane ([`Self::face_offset`]) face `f`'s lowest vertex lies along its
+    /// normal: 0 for a face flat to rounding, up to twice [`Self::tolerance`] for one merged from
+    /// nearly coplanar triangles.
+    pub fn face_flatness(&self, f: usize) -> f64 {
+        self.face_flatness[f]
     }
 
     /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest
