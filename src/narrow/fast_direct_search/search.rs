@@ -659,28 +659,33 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         radii: r_a + r_b,
         size,
     };
+    // The best cover so far may be certified the smallest by its own features: the seed, or
+    // each of the first two covers as it becomes the best.
     match seeded {
         Some(e) => {
             run.consider(e);
+            if is_smallest(pair, &e, &balls) {
+                return run.outcome();
+            }
         }
         None => {
             // The faces most aligned with the centre line first: a tight bar early.
-            let w_b = centre_a - b.centroid();
             done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &balls.centre_line);
-            if run.consider(lowest.face_a_cover(pair, done_a, hints)) {
+            let cover_a = lowest.face_a_cover(pair, done_a, hints);
+            if run.consider(cover_a) || is_smallest(pair, &cover_a, &balls) {
                 return run.outcome();
             }
+            let w_b = centre_a - b.centroid();
             done_b = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
-            if run.consider(face_b_cover(pair, done_b, hints)) {
+            let cover_b = face_b_cover(pair, done_b, hints);
+            if run.consider(cover_b)
+                || (cover_b.overlap < cover_a.overlap && is_smallest(pair, &cover_b, &balls))
+            {
                 return run.outcome();
             }
         }
     }
-    // The best cover so far may be certified the smallest by its own features.
     let first_best = run.best.expect("a cover was considered");
-    if is_smallest(pair, &first_best, &balls) {
-        return run.outcome();
-    }
 
     SCRATCH.with(|cell| {
         let scratch = &mut *cell.borrow_mut();
