@@ -3,6 +3,7 @@
 
 use crate::shapes::Polyhedron;
 use nalgebra::{Matrix3, Vector3};
+use std::cell::Cell;
 
 /// Two polyhedra in A's frame: A as given, B turned by `rotation` and moved by `translation`.
 pub struct PolyhedronPair<'a> {
@@ -16,6 +17,9 @@ pub struct PolyhedronPair<'a> {
     pub rotation_t: Matrix3<f64>,
     /// B's body-frame origin in A's frame.
     pub translation: Vector3<f64>,
+    /// The last two edges' lines asked for ([`Self::edge_lines`]): the certificate and the
+    /// witness points of an answer both need them.
+    last_lines: Cell<Option<(usize, usize, EdgeLines)>>,
 }
 
 /// A contact cover: a basic contact of Zheng et al. (2017), section 2.1.1, that is a facet of the
@@ -77,6 +81,7 @@ impl<'a> PolyhedronPair<'a> {
             rotation,
             rotation_t: rotation.transpose(),
             translation: relative.position,
+            last_lines: Cell::new(None),
         }
     }
 
@@ -148,6 +153,11 @@ impl<'a> PolyhedronPair<'a> {
     /// head), with the parameters `(s, t)` of their closest points (the lines must not be
     /// parallel).
     pub fn edge_lines(&self, ea: usize, eb: usize) -> EdgeLines {
+        if let Some((i, j, lines)) = self.last_lines.get() {
+            if (i, j) == (ea, eb) {
+                return lines;
+            }
+        }
         let (edge_a, edge_b) = (self.a.edge(ea), self.b.edge(eb));
         let p = self.a.vertex(edge_a.tail());
         let u = self.a.vertex(edge_a.head()) - p;
@@ -157,14 +167,16 @@ impl<'a> PolyhedronPair<'a> {
         let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
         let (ur, vr) = (u.dot(&r), v.dot(&r));
         let denom = uu * vv - uv * uv;
-        EdgeLines {
+        let lines = EdgeLines {
             p,
             u,
             q,
             v,
             s: (uv * vr - vv * ur) / denom,
             t: (uu * vr - uv * ur) / denom,
-        }
+        };
+        self.last_lines.set(Some((ea, eb, lines)));
+        lines
     }
 
     /// A's edge `i` seen from B's frame ([`EdgeOfA`]).

@@ -118,8 +118,8 @@ struct Running<'p> {
 }
 
 impl<'p> Running<'p> {
-    /// No cover yet: the witnesses are set by the first cover considered, before any bound
-    /// uses them.
+    /// No cover yet: the witnesses are set from the first covers ([`Self::witness_best`])
+    /// before any bound uses them.
     fn new(pair: &'p PolyhedronPair<'p>, slack: f64) -> Self {
         Running {
             pair,
@@ -133,25 +133,42 @@ impl<'p> Running<'p> {
         }
     }
 
+    /// The witnesses from the best cover's own support vertices
+    /// ([`PolyhedronPair::support_of`]).
     #[inline]
-    fn set_witnesses(&mut self, vertex_a: usize, vertex_b: usize) {
+    fn witness_best(&mut self) {
+        let Some(best) = self.best else {
+            return;
+        };
         let pair = self.pair;
+        let (vertex_a, vertex_b) = pair.support_of(&best.cover);
         self.witness_a = pair.a.vertex(vertex_a);
         self.witness_a_in_b = pair.rotation_t * (self.witness_a - pair.translation);
         self.witness_b = pair.b_vertex(vertex_b);
     }
 
-    /// Takes `candidate` into account; `true` when it separates the bodies (stop).
+    /// Takes `candidate` into account, without updating the witnesses (the first covers of a
+    /// search, which may settle it before any bound is taken: [`Self::witness_best`] follows);
+    /// `true` when it separates the bodies (stop).
     #[inline]
-    fn consider(&mut self, candidate: Evaluated) -> bool {
+    fn consider_unwitnessed(&mut self, candidate: Evaluated) -> bool {
         self.covers += 1;
         if self.best.map_or(true, |b| candidate.overlap < b.overlap) {
             self.best = Some(candidate);
             self.bar = candidate.overlap + self.slack;
-            let (va, vb) = self.pair.support_of(&candidate.cover);
-            self.set_witnesses(va, vb);
         }
         candidate.overlap < 0.0
+    }
+
+    /// Takes `candidate` into account; `true` when it separates the bodies (stop).
+    #[inline]
+    fn consider(&mut self, candidate: Evaluated) -> bool {
+        let improves = self.best.map_or(true, |b| candidate.overlap < b.overlap);
+        let separates = self.consider_unwitnessed(candidate);
+        if improves {
+            self.witness_best();
+        }
+        separates
     }
 
     /// Whether the v-f cover of A's face `f` may beat the best: its overlap is at least
@@ -663,7 +680,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     // each of the first two covers as it becomes the best.
     match seeded {
         Some(e) => {
-            run.consider(e);
+            run.consider_unwitnessed(e);
             if is_smallest(pair, &e, &balls) {
                 return run.outcome();
             }
@@ -672,13 +689,13 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             // The faces most aligned with the centre line first: a tight bar early.
             done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &balls.centre_line);
             let cover_a = lowest.face_a_cover(pair, done_a, hints);
-            if run.consider(cover_a) || is_smallest(pair, &cover_a, &balls) {
+            if run.consider_unwitnessed(cover_a) || is_smallest(pair, &cover_a, &balls) {
                 return run.outcome();
             }
             let w_b = centre_a - b.centroid();
             done_b = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
             let cover_b = face_b_cover(pair, done_b, hints);
-            if run.consider(cover_b)
+            if run.consider_unwitnessed(cover_b)
                 || (cover_b.overlap < cover_a.overlap && is_smallest(pair, &cover_b, &balls))
             {
                 return run.outcome();
@@ -686,6 +703,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
     }
     let first_best = run.best.expect("a cover was considered");
+    run.witness_best();
 
     SCRATCH.with(|cell| {
         let scratch = &mut *cell.borrow_mut();
