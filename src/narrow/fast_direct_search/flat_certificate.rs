@@ -126,37 +126,10 @@ fn crossing_margin(pair: &PolyhedronPair, ea: usize, eb: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{cuboid, random_body};
     use super::*;
     use crate::pose::Pose;
     use nalgebra::UnitQuaternion;
-
-    /// A body of `n` pseudo-random points in a box of aspect ratio up to 3 (seeded).
-    fn random_body(seed: u64, n: usize) -> Polyhedron {
-        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
-        };
-        let scale = Vector3::new(1.0 + next().abs() * 2.0, 1.0, 0.5 + next().abs());
-        let pts: Vec<Vector3<f64>> = (0..n)
-            .map(|_| Vector3::new(next(), next(), next()).component_mul(&scale))
-            .collect();
-        Polyhedron::new(&pts).unwrap()
-    }
-
-    fn cube() -> Polyhedron {
-        let mut pts = Vec::new();
-        for x in [-0.5, 0.5] {
-            for y in [-0.5, 0.5] {
-                for z in [-0.5, 0.5] {
-                    pts.push(Vector3::new(x, y, z));
-                }
-            }
-        }
-        Polyhedron::new(&pts).unwrap()
-    }
 
     fn balls(pair: &PolyhedronPair) -> InnerBalls {
         let (a, b) = (pair.a, pair.b);
@@ -187,7 +160,7 @@ mod tests {
         // Random touching pairs, shallow to deep: every touching cover the certificate accepts is
         // the smallest of all the pair's covers (to rounding), and it accepts one in many pairs.
         let (mut pairs, mut certified_smallest) = (0, 0);
-        for k in 0..400u64 {
+        for k in 0..600u64 {
             let a = random_body(k, 4 + (k % 20) as usize);
             let b = random_body(k + 1000, 4 + (k % 13) as usize);
             let turn = UnitQuaternion::from_scaled_axis(Vector3::new(
@@ -217,7 +190,7 @@ mod tests {
                 }
             }
             // From about a percent of the size inside to deep (where the far cap is wide).
-            let inside = [0.01, 0.03, 0.2, 0.6][k as usize % 4];
+            let inside = [0.01, 0.03, 0.2, 0.6, 1.2][k as usize % 5];
             let rel = Pose::new(centred + direction * (lo - inside).max(0.0), turn);
             let pair = PolyhedronPair::new(&a, &b, &rel);
             let covers = all_covers(&pair);
@@ -249,7 +222,7 @@ mod tests {
     #[test]
     fn a_vertex_inside_the_face_certifies_and_one_past_its_side_does_not() {
         // B stands on a vertex (its diagonal along z), 0.01 into A's top face.
-        let (a, b) = (cube(), cube());
+        let (a, b) = (cuboid(0.5, 0.5, 0.5), cuboid(0.5, 0.5, 0.5));
         let standing = UnitQuaternion::rotation_between(
             &Vector3::new(-1.0, -1.0, -1.0),
             &Vector3::new(0.0, 0.0, -1.0),

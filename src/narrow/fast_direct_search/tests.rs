@@ -3,7 +3,8 @@ use crate::shapes::Polyhedron;
 use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
-fn cuboid(hx: f64, hy: f64, hz: f64) -> Polyhedron {
+/// The box of half-extents `hx, hy, hz` about the origin.
+pub(super) fn cuboid(hx: f64, hy: f64, hz: f64) -> Polyhedron {
     let mut pts = Vec::new();
     for &x in &[-hx, hx] {
         for &y in &[-hy, hy] {
@@ -162,7 +163,8 @@ fn crossing_edges_give_an_edge_edge_contact() {
     assert!(matches!(d.cover.cover, Cover::EdgeEdge { .. }));
 }
 
-fn random_body(seed: u64, n: usize) -> Polyhedron {
+/// The hull of `n` pseudo-random points (seeded) in a box of aspect ratio up to 3.
+pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
     let mut s = seed
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
