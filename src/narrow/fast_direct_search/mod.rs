@@ -24,6 +24,12 @@
 //!   a fresh initial detection's at every step (the bound is exact), not a re-projection of an old
 //!   contact.
 //!
+//! * **Certified covers** (beyond the paper's text): a touching cover whose contact point lies well
+//!   inside its own features (B's vertex inside A's face, A's vertex inside B's face, or two edges
+//!   crossing away from their ends) is proved the smallest by those features and the bodies' inner
+//!   balls alone (`flat_certificate`). The search ends there: on the seed of an updated
+//!   detection, on the first face covers of an initial one, or after the face covers.
+//!
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
 //! from the features of each body within the overlap along the normal (`patch`).
 
