@@ -26,6 +26,10 @@
 //!
 //! So when both bounds reach `D`, the cover is the pair's minimum. The certificate asks the
 //! features to be flat within rounding, so that the answer is exactly the cover's.
+//!
+//! When a v-f cover fails because its vertex lies past a side of its face, the entrance
+//! polyhedron's facets across that side are the crossings of the side's edge with the vertex's
+//! edges ([`side_past`]): the search evaluates those next, and they are often the answer.
 
 use super::pair::{Cover, EdgeLines, Evaluated, PolyhedronPair};
 use crate::shapes::Polyhedron;
@@ -95,16 +99,62 @@ pub fn is_smallest(pair: &PolyhedronPair, cover: &Evaluated, balls: &InnerBalls)
 /// nearest side (negative outside), along the sides' inward unit normals in the face's plane
 /// ([`GaussArc::outward_across`](crate::shapes::GaussArc::outward_across), negated).
 fn face_margin(body: &Polyhedron, f: usize, p: &Vector3<f64>, depth: f64) -> (f64, f64) {
-    let margin = body
-        .face_edges(f)
+    let (margin, _) = nearest_side(body, f, p);
+    (depth - body.face_flatness(f), margin)
+}
+
+/// The signed distance of `p`'s projection inside face `f` of `body` (its own frame) from the
+/// face's nearest side, and that side's edge.
+fn nearest_side(body: &Polyhedron, f: usize, p: &Vector3<f64>) -> (f64, usize) {
+    body.face_edges(f)
         .iter()
         .map(|&e| {
             let edge = body.edge(e);
             let outward = body.edge_arc(e).outward_across(edge.left_face() == f);
-            outward.dot(&(body.vertex(edge.tail()) - p))
+            (outward.dot(&(body.vertex(edge.tail()) - p)), e)
         })
-        .fold(f64::INFINITY, f64::min);
-    (depth - body.face_flatness(f), margin)
+        .fold(
+            (f64::INFINITY, usize::MAX),
+            |a, b| if b.0 < a.0 { b } else { a },
+        )
+}
+
+/// For a v-f cover whose vertex lies past a side of its face (so that the certificate fails and a
+/// smaller cover may lie across that side, on the entrance polyhedron's neighbouring facet): the
+/// side's edge, as `(edge of A, vertex of B)` when the face is A's (the crossings of that edge
+/// with the vertex's edges are the neighbours) or `(vertex of A, edge of B)` when it is B's.
+pub fn side_past(pair: &PolyhedronPair, cover: &Evaluated) -> Option<SidePast> {
+    match cover.cover {
+        Cover::FaceVertex { face_a, vertex_b } => {
+            let (margin, edge) = nearest_side(pair.a, face_a, &pair.b_vertex(vertex_b));
+            (margin < 0.0).then_some(SidePast::OfA { edge, vertex_b })
+        }
+        Cover::VertexFace { vertex_a, face_b } => {
+            let x = pair.rotation_t * (pair.a.vertex(vertex_a) - pair.translation);
+            let (margin, edge) = nearest_side(pair.b, face_b, &x);
+            (margin < 0.0).then_some(SidePast::OfB { vertex_a, edge })
+        }
+        Cover::EdgeEdge { .. } => None,
+    }
+}
+
+/// The side of a v-f cover's face that its vertex lies past ([`side_past`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SidePast {
+    /// A's face: the side's edge of A, and B's vertex.
+    OfA {
+        /// A's edge.
+        edge: usize,
+        /// B's vertex.
+        vertex_b: usize,
+    },
+    /// B's face: A's vertex, and the side's edge of B.
+    OfB {
+        /// A's vertex.
+        vertex_a: usize,
+        /// B's edge.
+        edge: usize,
+    },
 }
 
 /// How far the crossing point of A's edge `ea` and B's edge `eb` lies inside their Minkowski

@@ -48,7 +48,7 @@
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
 
-use super::flat_certificate::{is_smallest, InnerBalls};
+use super::flat_certificate::{is_smallest, side_past, InnerBalls, SidePast};
 use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
 use crate::narrow::float_order::ordered_key;
 use crate::shapes::{GaussArc, Polyhedron};
@@ -158,6 +158,14 @@ impl<'p> Running<'p> {
             self.bar = candidate.overlap + self.slack;
         }
         candidate.overlap < 0.0
+    }
+
+    /// [`Self::consider`], and `true` also when `candidate` becomes the best and is certified
+    /// the smallest ([`is_smallest`]): the search can stop.
+    #[inline]
+    fn consider_certified(&mut self, candidate: Evaluated, balls: &InnerBalls) -> bool {
+        let improves = self.best.map_or(true, |b| candidate.overlap < b.overlap);
+        self.consider(candidate) || (improves && is_smallest(self.pair, &candidate, balls))
     }
 
     /// Takes `candidate` into account; `true` when it separates the bodies (stop).
@@ -757,6 +765,32 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
                 return;
             }
         }
+        // A v-f cover whose vertex lies past a side of its face: the crossings of that side's edge
+        // with the vertex's edges (the entrance polyhedron's facets across that side) are often
+        // the smallest, and certified.
+        if let Some(side) = run.best.and_then(|best| side_past(pair, &best)) {
+            match side {
+                SidePast::OfA { edge, vertex_b } => {
+                    let edge_a = pair.a_edge(edge);
+                    for &j in b.vertex_edges(vertex_b) {
+                        if let Some(e) = pair.edge_cover(&edge_a, j) {
+                            if run.consider_certified(e, &balls) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                SidePast::OfB { vertex_a, edge } => {
+                    for &i in a.vertex_edges(vertex_a) {
+                        if let Some(e) = pair.edge_cover(&pair.a_edge(i), edge) {
+                            if run.consider_certified(e, &balls) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
 
         // e-e covers: the edges whose overlap bound is below the bar (module documentation),
         // then their crossing pairs.
@@ -930,6 +964,32 @@ mod tests {
             other,
             best.overlap + 1e-9
         ));
+    }
+
+    #[test]
+    fn a_cold_crossing_is_found_across_the_side_a_vertex_lies_past() {
+        // B stands on a vertex just past A's top edge (x = 0.5), turned about the vertical and
+        // sunk 0.03: the first face covers' vertex lies past that edge, the crossing of the edge
+        // with one of the vertex's edges is the answer, found there and certified without the
+        // edge loop (which takes one cover more).
+        let cube = crossing_cubes(0.01, 0.2).0;
+        let standing = UnitQuaternion::rotation_between(
+            &Vector3::new(-1.0, -1.0, -1.0),
+            &Vector3::new(0.0, 0.0, -1.0),
+        )
+        .unwrap();
+        let turn = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, 0.5)) * standing;
+        let height = 0.5 + 0.75f64.sqrt() - 0.03;
+        let rel = Pose::new(Vector3::new(0.51, 0.0, height), turn);
+        let pair = PolyhedronPair::new(&cube, &cube, &rel);
+        let outcome = search(&pair, None, &mut Hints::default());
+        let (depth, _) = crate::narrow::fast_direct_search::tests::sat(&cube, &cube, &rel);
+        assert!(matches!(outcome.best.cover, Cover::EdgeEdge { .. }));
+        assert!(
+            (outcome.best.overlap - depth).abs() < 1e-12,
+            "{outcome:?} vs {depth}"
+        );
+        assert!(outcome.covers <= 3, "{outcome:?}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn pose(p: [f64; 3], axis_angle: [f64; 3]) -> Pose {
 
 /// Brute-force separating-axis overlap (test-only, independent of the kernel): the smallest
 /// overlap over all face normals and all edge-pair cross products, B given relative to A.
-fn sat(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> (f64, Vector3<f64>) {
+pub(super) fn sat(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> (f64, Vector3<f64>) {
     let bv: Vec<Vector3<f64>> = b
         .vertices()
         .iter()
