@@ -595,6 +595,32 @@ fn only_own_crossing(pair: &PolyhedronPair, i: usize, j: usize, bar: f64) -> boo
         )
 }
 
+/// For a v-f cover whose vertex lies past a side of its face ([`side_past`]): the crossings of
+/// that side's edge with the vertex's edges, the entrance polyhedron's facets across that side,
+/// each taken into account. `true` when one separates the bodies or becomes the best and is
+/// certified the smallest (the search can stop).
+fn step_across(
+    pair: &PolyhedronPair,
+    run: &mut Running,
+    cover: &Evaluated,
+    balls: &InnerBalls,
+) -> bool {
+    match side_past(pair, cover) {
+        Some(SidePast::OfA { edge, vertex_b }) => {
+            let edge_a = pair.a_edge(edge);
+            pair.b.vertex_edges(vertex_b).iter().any(|&j| {
+                pair.edge_cover(&edge_a, j)
+                    .is_some_and(|e| run.consider_certified(e, balls))
+            })
+        }
+        Some(SidePast::OfB { vertex_a, edge }) => pair.a.vertex_edges(vertex_a).iter().any(|&i| {
+            pair.edge_cover(&pair.a_edge(i), edge)
+                .is_some_and(|e| run.consider_certified(e, balls))
+        }),
+        None => false,
+    }
+}
+
 /// The e-e covers of A's edge `edge` on the `piece` of its Gauss arc: its crossings with the arcs
 /// of `-B`'s map, found by walking that map along the piece (an overlay of the two Gauss maps,
 /// beyond the paper's text). The walk starts in the cell of `start`, B's vertex lowest along the
@@ -684,12 +710,16 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         radii: r_a + r_b,
         size,
     };
-    // The best cover so far may be certified the smallest by its own features: the seed, or
-    // each of the first two covers as it becomes the best.
+    // The best cover so far may be certified the smallest by its own features, or the crossings
+    // across the side of its face that its vertex lies past may be: the seed, or each of the
+    // first two covers as it becomes the best.
+    let settled = |run: &mut Running, cover: &Evaluated| {
+        is_smallest(pair, cover, &balls) || step_across(pair, run, cover, &balls)
+    };
     match seeded {
         Some(e) => {
             run.consider_unwitnessed(e);
-            if is_smallest(pair, &e, &balls) {
+            if settled(&mut run, &e) {
                 return run.outcome();
             }
         }
@@ -697,20 +727,20 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             // The faces most aligned with the centre line first: a tight bar early.
             done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &balls.centre_line);
             let cover_a = lowest.face_a_cover(pair, done_a, hints);
-            if run.consider_unwitnessed(cover_a) || is_smallest(pair, &cover_a, &balls) {
+            if run.consider_unwitnessed(cover_a) || settled(&mut run, &cover_a) {
                 return run.outcome();
             }
             let w_b = centre_a - b.centroid();
             done_b = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
             let cover_b = face_b_cover(pair, done_b, hints);
-            if run.consider_unwitnessed(cover_b)
-                || (cover_b.overlap < cover_a.overlap && is_smallest(pair, &cover_b, &balls))
-            {
+            let improves = run.best.map_or(true, |b| cover_b.overlap < b.overlap);
+            if run.consider_unwitnessed(cover_b) || (improves && settled(&mut run, &cover_b)) {
                 return run.outcome();
             }
         }
     }
-    let first_best = run.best.expect("a cover was considered");
+    // The cover whose side was stepped across last (not to be stepped across again).
+    let stepped = run.best.expect("a cover was considered").cover;
     run.witness_best();
 
     SCRATCH.with(|cell| {
@@ -760,35 +790,15 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
 
         // A cover found among the faces may be certified the smallest by its own features.
-        if let Some(best) = run.best.filter(|b| b.cover != first_best.cover) {
+        if let Some(best) = run.best.filter(|b| b.cover != stepped) {
             if is_smallest(pair, &best, &balls) {
                 return;
             }
         }
-        // A v-f cover whose vertex lies past a side of its face: the crossings of that side's edge
-        // with the vertex's edges (the entrance polyhedron's facets across that side) are often
-        // the smallest, and certified.
-        if let Some(side) = run.best.and_then(|best| side_past(pair, &best)) {
-            match side {
-                SidePast::OfA { edge, vertex_b } => {
-                    let edge_a = pair.a_edge(edge);
-                    for &j in b.vertex_edges(vertex_b) {
-                        if let Some(e) = pair.edge_cover(&edge_a, j) {
-                            if run.consider_certified(e, &balls) {
-                                return;
-                            }
-                        }
-                    }
-                }
-                SidePast::OfB { vertex_a, edge } => {
-                    for &i in a.vertex_edges(vertex_a) {
-                        if let Some(e) = pair.edge_cover(&pair.a_edge(i), edge) {
-                            if run.consider_certified(e, &balls) {
-                                return;
-                            }
-                        }
-                    }
-                }
+        // The best cover after the faces, if it is new and a v-f cover past a side of its face.
+        if let Some(best) = run.best.filter(|b| b.cover != stepped) {
+            if step_across(pair, &mut run, &best, &balls) {
+                return;
             }
         }
 
