@@ -789,15 +789,10 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             }
         }
 
-        // A cover found among the faces may be certified the smallest by its own features.
+        // A new best cover found among the faces may be certified the smallest, or the crossings
+        // across the side its vertex lies past may be.
         if let Some(best) = run.best.filter(|b| b.cover != stepped) {
-            if is_smallest(pair, &best, &balls) {
-                return;
-            }
-        }
-        // The best cover after the faces, if it is new and a v-f cover past a side of its face.
-        if let Some(best) = run.best.filter(|b| b.cover != stepped) {
-            if step_across(pair, &mut run, &best, &balls) {
+            if settled(&mut run, &best) {
                 return;
             }
         }
