@@ -29,7 +29,8 @@
 //!
 //! When a v-f cover fails because its vertex lies past a side of its face, the entrance
 //! polyhedron's facets across that side are the crossings of the side's edge with the vertex's
-//! edges ([`side_past`]): the search evaluates those next, and they are often the answer.
+//! edges ([`Verdict::PastSide`]): the search evaluates those next, and they are often the
+//! answer.
 
 use super::pair::{Cover, EdgeLines, Evaluated, PolyhedronPair};
 use crate::shapes::Polyhedron;
@@ -49,28 +50,55 @@ pub struct InnerBalls {
     pub size: f64,
 }
 
+/// What the certificate says of a cover ([`verdict`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The cover is the pair's smallest, to rounding.
+    Smallest,
+    /// The contact point lies past a side of the cover's face: the facets across it may be
+    /// smaller.
+    PastSide(SidePast),
+    /// Neither shown.
+    Open,
+}
+
 /// Whether `cover`, touching (overlap at least 0), is the pair's smallest cover (module
 /// documentation): its overlap is then the minimum translation distance, to rounding.
 pub fn is_smallest(pair: &PolyhedronPair, cover: &Evaluated, balls: &InnerBalls) -> bool {
+    verdict(pair, cover, balls) == Verdict::Smallest
+}
+
+/// The certificate's verdict on `cover` (module documentation): [`Verdict::Smallest`] when the
+/// cover, touching, is the pair's smallest; for a v-f cover whose vertex lies past a side of its
+/// face, [`Verdict::PastSide`] with that side (the entrance polyhedron's facets across it are the
+/// crossings of the side's edge with the vertex's edges).
+pub fn verdict(pair: &PolyhedronPair, cover: &Evaluated, balls: &InnerBalls) -> Verdict {
     let depth = cover.overlap;
     // NaN fails too.
     if depth.is_nan() || depth < 0.0 {
-        return false;
+        return Verdict::Open;
     }
     let rounding = ROUNDING * balls.size;
-    let (lowest, margin) = match cover.cover {
+    let (lowest, margin, past) = match cover.cover {
         Cover::FaceVertex { face_a, vertex_b } => {
-            face_margin(pair.a, face_a, &pair.b_vertex(vertex_b), depth)
+            let (margin, edge) = nearest_side(pair.a, face_a, &pair.b_vertex(vertex_b));
+            let past = SidePast::OfA { edge, vertex_b };
+            (depth - pair.a.face_flatness(face_a), margin, Some(past))
         }
         Cover::VertexFace { vertex_a, face_b } => {
             let x = pair.rotation_t * (pair.a.vertex(vertex_a) - pair.translation);
-            face_margin(pair.b, face_b, &x, depth)
+            let (margin, edge) = nearest_side(pair.b, face_b, &x);
+            let past = SidePast::OfB { vertex_a, edge };
+            (depth - pair.b.face_flatness(face_b), margin, Some(past))
         }
-        Cover::EdgeEdge { edge_a, edge_b } => (depth, crossing_margin(pair, edge_a, edge_b)),
+        Cover::EdgeEdge { edge_a, edge_b } => (depth, crossing_margin(pair, edge_a, edge_b), None),
     };
+    if margin < 0.0 {
+        return past.map_or(Verdict::Open, Verdict::PastSide);
+    }
     let margin = margin - rounding;
     if lowest < depth - rounding || margin.is_nan() || margin <= 0.0 {
-        return false;
+        return Verdict::Open;
     }
     // The near cap: tan(Phi / 2) = margin / depth. The far cap about -u0 has angular radius
     // rho = pi - Phi: with N = margin^2 + depth^2, N cos(rho) = margin^2 - depth^2 and
@@ -86,25 +114,21 @@ pub fn is_smallest(pair: &PolyhedronPair, cover: &Evaluated, balls: &InnerBalls)
     // The largest u . w over the far cap must leave the inner balls' bound at `depth`: |w| when w
     // lies in the cap (alpha <= rho, sin(rho - alpha) >= 0), |w| cos(alpha - rho) otherwise.
     let allowed = balls.radii - depth - rounding;
-    if along * sin_far - across * cos_far >= 0.0 {
+    let within = if along * sin_far - across * cos_far >= 0.0 {
         allowed >= 0.0 && length_squared <= allowed * allowed
     } else {
         along * cos_far + across * sin_far <= allowed * norm
+    };
+    if within {
+        Verdict::Smallest
+    } else {
+        Verdict::Open
     }
 }
 
-/// For face `f` of `body` (its own frame) and a point `p` of the other body in that frame, over
-/// which the face's overlap is `depth`: the overlap read at the face's lowest vertex (`depth`
-/// for a face flat to rounding) and the distance of `p`'s projection inside the face from its
-/// nearest side (negative outside), along the sides' inward unit normals in the face's plane
-/// ([`GaussArc::outward_across`](crate::shapes::GaussArc::outward_across), negated).
-fn face_margin(body: &Polyhedron, f: usize, p: &Vector3<f64>, depth: f64) -> (f64, f64) {
-    let (margin, _) = nearest_side(body, f, p);
-    (depth - body.face_flatness(f), margin)
-}
-
 /// The signed distance of `p`'s projection inside face `f` of `body` (its own frame) from the
-/// face's nearest side, and that side's edge.
+/// face's nearest side, and that side's edge: along the sides' inward unit normals in the face's
+/// plane ([`GaussArc::outward_across`](crate::shapes::GaussArc::outward_across), negated).
 fn nearest_side(body: &Polyhedron, f: usize, p: &Vector3<f64>) -> (f64, usize) {
     body.face_edges(f)
         .iter()
@@ -119,26 +143,7 @@ fn nearest_side(body: &Polyhedron, f: usize, p: &Vector3<f64>) -> (f64, usize) {
         )
 }
 
-/// For a v-f cover whose vertex lies past a side of its face (so that the certificate fails and a
-/// smaller cover may lie across that side, on the entrance polyhedron's neighbouring facet): the
-/// side's edge, as `(edge of A, vertex of B)` when the face is A's (the crossings of that edge
-/// with the vertex's edges are the neighbours) or `(vertex of A, edge of B)` when it is B's.
-pub fn side_past(pair: &PolyhedronPair, cover: &Evaluated) -> Option<SidePast> {
-    match cover.cover {
-        Cover::FaceVertex { face_a, vertex_b } => {
-            let (margin, edge) = nearest_side(pair.a, face_a, &pair.b_vertex(vertex_b));
-            (margin < 0.0).then_some(SidePast::OfA { edge, vertex_b })
-        }
-        Cover::VertexFace { vertex_a, face_b } => {
-            let x = pair.rotation_t * (pair.a.vertex(vertex_a) - pair.translation);
-            let (margin, edge) = nearest_side(pair.b, face_b, &x);
-            (margin < 0.0).then_some(SidePast::OfB { vertex_a, edge })
-        }
-        Cover::EdgeEdge { .. } => None,
-    }
-}
-
-/// The side of a v-f cover's face that its vertex lies past ([`side_past`]).
+/// The side of a v-f cover's face that its vertex lies past ([`Verdict::PastSide`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SidePast {
     /// A's face: the side's edge of A, and B's vertex.

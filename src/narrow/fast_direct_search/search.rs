@@ -48,7 +48,7 @@
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
 
-use super::flat_certificate::{is_smallest, side_past, InnerBalls, SidePast};
+use super::flat_certificate::{is_smallest, verdict, InnerBalls, SidePast, Verdict};
 use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
 use crate::narrow::float_order::ordered_key;
 use crate::shapes::{GaussArc, Polyhedron};
@@ -595,29 +595,28 @@ fn only_own_crossing(pair: &PolyhedronPair, i: usize, j: usize, bar: f64) -> boo
         )
 }
 
-/// For a v-f cover whose vertex lies past a side of its face ([`side_past`]): the crossings of
-/// that side's edge with the vertex's edges, the entrance polyhedron's facets across that side,
-/// each taken into account. `true` when one separates the bodies or becomes the best and is
-/// certified the smallest (the search can stop).
+/// The crossings across the `side` of a v-f cover's face that its vertex lies past
+/// ([`Verdict::PastSide`]): those of the side's edge with the vertex's edges, the entrance
+/// polyhedron's facets across that side, each taken into account. `true` when one separates the
+/// bodies or becomes the best and is certified the smallest (the search can stop).
 fn step_across(
     pair: &PolyhedronPair,
     run: &mut Running,
-    cover: &Evaluated,
+    side: SidePast,
     balls: &InnerBalls,
 ) -> bool {
-    match side_past(pair, cover) {
-        Some(SidePast::OfA { edge, vertex_b }) => {
+    match side {
+        SidePast::OfA { edge, vertex_b } => {
             let edge_a = pair.a_edge(edge);
             pair.b.vertex_edges(vertex_b).iter().any(|&j| {
                 pair.edge_cover(&edge_a, j)
                     .is_some_and(|e| run.consider_certified(e, balls))
             })
         }
-        Some(SidePast::OfB { vertex_a, edge }) => pair.a.vertex_edges(vertex_a).iter().any(|&i| {
+        SidePast::OfB { vertex_a, edge } => pair.a.vertex_edges(vertex_a).iter().any(|&i| {
             pair.edge_cover(&pair.a_edge(i), edge)
                 .is_some_and(|e| run.consider_certified(e, balls))
         }),
-        None => false,
     }
 }
 
@@ -713,8 +712,10 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     // The best cover so far may be certified the smallest by its own features, or the crossings
     // across the side of its face that its vertex lies past may be: the seed, or each of the
     // first two covers as it becomes the best.
-    let settled = |run: &mut Running, cover: &Evaluated| {
-        is_smallest(pair, cover, &balls) || step_across(pair, run, cover, &balls)
+    let settled = |run: &mut Running, cover: &Evaluated| match verdict(pair, cover, &balls) {
+        Verdict::Smallest => true,
+        Verdict::PastSide(side) => step_across(pair, run, side, &balls),
+        Verdict::Open => false,
     };
     match seeded {
         Some(e) => {
