@@ -50,6 +50,19 @@ pub struct InnerBalls {
     pub size: f64,
 }
 
+impl InnerBalls {
+    /// The inner balls of `pair`'s bodies about their centroids, in A's frame.
+    #[inline]
+    pub fn of(pair: &PolyhedronPair) -> Self {
+        let (a, b) = (pair.a, pair.b);
+        InnerBalls {
+            centre_line: pair.rotation * b.centroid() + pair.translation - a.centroid(),
+            radii: a.inner_radius() + b.inner_radius(),
+            size: a.bounding_radius() + b.bounding_radius() + pair.translation.norm(),
+        }
+    }
+}
+
 /// What the certificate says of a cover ([`verdict`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -164,7 +177,8 @@ pub enum SidePast {
 
 /// How far the crossing point of A's edge `ea` and B's edge `eb` lies inside their Minkowski
 /// difference (a parallelogram across the cover's axis): `sin(theta)` times its distance from
-/// the nearer end of each edge, the smaller of the two; negative when it lies past an end.
+/// the nearer end of each edge, the smaller of the two; when it lies past an end, a negative
+/// number (the parameter past the end, not a length), which only says so.
 fn crossing_margin(pair: &PolyhedronPair, ea: usize, eb: usize) -> f64 {
     let EdgeLines { u, v, s, t, .. } = pair.edge_lines(ea, eb);
     let (uu, uv, vv) = (u.dot(&u), u.dot(&v), v.dot(&v));
@@ -185,15 +199,6 @@ mod tests {
     use super::*;
     use crate::pose::Pose;
     use nalgebra::UnitQuaternion;
-
-    fn balls(pair: &PolyhedronPair) -> InnerBalls {
-        let (a, b) = (pair.a, pair.b);
-        InnerBalls {
-            centre_line: pair.rotation * b.centroid() + pair.translation - a.centroid(),
-            radii: a.inner_radius() + b.inner_radius(),
-            size: a.bounding_radius() + b.bounding_radius() + pair.translation.norm(),
-        }
-    }
 
     /// Every cover of the pair: A's faces against B's lowest vertex, B's faces against A's
     /// highest, and every crossing pair of edges.
@@ -254,7 +259,7 @@ mod tests {
                 .map(|c| c.overlap)
                 .fold(f64::INFINITY, f64::min);
             assert!(smallest > 0.0);
-            let balls = balls(&pair);
+            let balls = InnerBalls::of(&pair);
             pairs += 1;
             let mut found = false;
             for c in &covers {
@@ -295,17 +300,17 @@ mod tests {
         let pair = PolyhedronPair::new(&a, &b, &rel);
         let cover = face_cover(&pair);
         assert!((cover.overlap - 0.01).abs() < 1e-12);
-        assert!(is_smallest(&pair, &cover, &balls(&pair)));
+        assert!(is_smallest(&pair, &cover, &InnerBalls::of(&pair)));
         // Past the side x = 0.5: B's vertex overhangs, and A's side face is the smaller cover.
         let rel = at(0.505);
         let pair = PolyhedronPair::new(&a, &b, &rel);
         let cover = face_cover(&pair);
-        assert!(!is_smallest(&pair, &cover, &balls(&pair)));
+        assert!(!is_smallest(&pair, &cover, &InnerBalls::of(&pair)));
         // Just inside the side (0.005 from it) with a 0.01 overlap: the near cap ends at
         // 2 atan(1/2), and the bodies' inner balls cannot cover the rest.
         let rel = at(0.495);
         let pair = PolyhedronPair::new(&a, &b, &rel);
         let cover = face_cover(&pair);
-        assert!(!is_smallest(&pair, &cover, &balls(&pair)));
+        assert!(!is_smallest(&pair, &cover, &InnerBalls::of(&pair)));
     }
 }

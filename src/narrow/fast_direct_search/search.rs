@@ -695,19 +695,14 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     let centre_b = pair.rotation * b.centroid() + pair.translation;
     let centre_a = pair.rotation_t * (a.centroid() - pair.translation);
     let (r_a, r_b) = (a.inner_radius(), b.inner_radius());
-    let size = a.bounding_radius() + b.bounding_radius() + pair.translation.norm();
-    let mut run = Running::new(pair, PRUNE_SLACK * size);
+    let balls = InnerBalls::of(pair);
+    let mut run = Running::new(pair, PRUNE_SLACK * balls.size);
 
     // A's and B's faces already evaluated (as the seed or first), not to be evaluated again.
     let (mut done_a, mut done_b) = match seed {
         Some(Cover::FaceVertex { face_a, .. }) => (face_a, usize::MAX),
         Some(Cover::VertexFace { face_b, .. }) => (usize::MAX, face_b),
         _ => (usize::MAX, usize::MAX),
-    };
-    let balls = InnerBalls {
-        centre_line: centre_b - a.centroid(),
-        radii: r_a + r_b,
-        size,
     };
     // The best cover so far may be certified the smallest by its own features, or the crossings
     // across the side of its face that its vertex lies past may be: the seed, or each of the
