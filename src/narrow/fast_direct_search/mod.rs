@@ -10,8 +10,8 @@
 //! is a separating plane: the pair is excluded there and then.
 //!
 //! * **Initial detection** ([`search`], no seed): the covers are evaluated with an exact bound that
-//!   skips those that cannot be the deepest (see [`search`]), after the faces most aligned with the
-//!   centre line.
+//!   skips those that cannot be the deepest (see [`search`]), after the face of each body whose
+//!   plane comes nearest to passing below the other body's inner ball.
 //! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
 //!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
 //!   plane: while the cover's own vertex (or B's edge), evaluated where it now is, stays on its

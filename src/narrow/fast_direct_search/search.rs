@@ -61,6 +61,7 @@ thread_local! {
         RefCell::new(Scratch {
             faces: Vec::new(),
             witness_bounds_a: Vec::new(),
+            witness_bounds_b: Vec::new(),
             reaching_b: Vec::new(),
         })
     };
@@ -74,6 +75,8 @@ struct Scratch {
     /// `d_f - n_f . y` for every face `f` of A, with the witness `y` of B at the time the faces
     /// were gathered.
     witness_bounds_a: Vec<f64>,
+    /// The same for B's faces, with A's witness `x` in B's frame.
+    witness_bounds_b: Vec<f64>,
     /// B's edges whose overlap bound is below the bar (gathered on first need).
     reaching_b: Vec<ReachingEdge>,
 }
@@ -363,14 +366,57 @@ fn face_b_cover(pair: &PolyhedronPair, g: usize, hints: &mut Hints) -> Evaluated
     e
 }
 
-/// The face of `count` faces whose normal (given by `normal`) is most along `w`.
-fn most_aligned(count: usize, normal: impl Fn(usize) -> Vector3<f64>, w: &Vector3<f64>) -> usize {
+/// The v-f covers of `body`'s faces that may beat the bar, for the best-first face loop: for each
+/// face `f` (normal `n_f`, offset `d_f`, in `body`'s frame) its witness bound `d_f - n_f . w` is
+/// written to `witnessed[f]`, and `(ordered_key(bound), base + f)` is appended to `faces` when
+/// the larger of that and the other body's ball bound `d_f + r - n_f . c` (`ball = (c, r)`) is
+/// below `bar`, except for the face `done` (module documentation).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn gather_faces(
+    body: &Polyhedron,
+    witness: &Vector3<f64>,
+    ball: (Vector3<f64>, f64),
+    bar: f64,
+    done: usize,
+    base: usize,
+    faces: &mut Vec<(i64, usize)>,
+    witnessed: &mut Vec<f64>,
+) {
+    let (normals, offsets) = (body.face_normals(), body.face_offsets());
+    witnessed.clear();
+    witnessed.resize(normals.len(), 0.0);
+    let (centre, radius) = ball;
+    for (f, ((n, &d), slot)) in normals
+        .iter()
+        .zip(offsets)
+        .zip(witnessed.iter_mut())
+        .enumerate()
+    {
+        let by_witness = d - n.dot(witness);
+        *slot = by_witness;
+        let bound = (d + radius - n.dot(&centre)).max(by_witness);
+        if bound < bar && f != done {
+            faces.push((ordered_key(bound), base + f));
+        }
+    }
+}
+
+/// The face of `body` with the lowest ball bound `d_f - n_f . c` (the other body's centre `c`
+/// in `body`'s frame; the radius is the same for all faces): the plane that comes nearest to
+/// passing below the other body, whose v-f cover is the first evaluated.
+fn lowest_ball_bound(body: &Polyhedron, centre: &Vector3<f64>) -> usize {
     let mut best = 0;
-    let mut best_dot = f64::NEG_INFINITY;
-    for f in 0..count {
-        let d = normal(f).dot(w);
-        if d > best_dot {
-            best_dot = d;
+    let mut best_bound = f64::INFINITY;
+    for (f, (n, &d)) in body
+        .face_normals()
+        .iter()
+        .zip(body.face_offsets())
+        .enumerate()
+    {
+        let bound = d - n.dot(centre);
+        if bound < best_bound {
+            best_bound = bound;
             best = f;
         }
     }
@@ -679,8 +725,8 @@ fn walk_crossings(
 /// The smallest-overlap cover of the pair, or the first separating one.
 ///
 /// `seed`: the previous step's cover (the updated detection of Zheng et al. 2017): evaluated
-/// first, it makes the pruning bound tight at once; without it (the initial detection) the faces
-/// of A and B most aligned with the centre line are evaluated first.
+/// first, it makes the pruning bound tight at once; without it (the initial detection) the face
+/// of A and the face of B with the lowest ball bound (module documentation) are evaluated first.
 pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> Outcome {
     let (a, b) = (pair.a, pair.b);
     // The previous step's cover first: a pair apart most often stays apart along it.
@@ -720,14 +766,13 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             }
         }
         None => {
-            // The faces most aligned with the centre line first: a tight bar early.
-            done_a = most_aligned(a.num_faces(), |f| a.face_normal(f), &balls.centre_line);
+            // The faces with the lowest ball bounds first: a tight bar early.
+            done_a = lowest_ball_bound(a, &centre_b);
             let cover_a = lowest.face_a_cover(pair, done_a, hints);
             if run.consider_unwitnessed(cover_a) || settled(&mut run, &cover_a) {
                 return run.outcome();
             }
-            let w_b = centre_a - b.centroid();
-            done_b = most_aligned(b.num_faces(), |g| b.face_normal(g), &w_b);
+            done_b = lowest_ball_bound(b, &centre_a);
             let cover_b = face_b_cover(pair, done_b, hints);
             let improves = run.best.map_or(true, |b| cover_b.overlap < b.overlap);
             if run.consider_unwitnessed(cover_b) || (improves && settled(&mut run, &cover_b)) {
@@ -746,24 +791,31 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         let faces = &mut scratch.faces;
         let witness_bounds_a = &mut scratch.witness_bounds_a;
         faces.clear();
-        witness_bounds_a.clear();
         let count_a = a.num_faces();
-        for f in 0..count_a {
-            let (n, d) = (a.face_normal(f), a.face_offset(f));
-            let witnessed = d - n.dot(&run.witness_b);
-            witness_bounds_a.push(witnessed);
-            let bound = (d + r_b - n.dot(&centre_b)).max(witnessed);
-            if bound < run.bar && f != done_a {
-                faces.push((ordered_key(bound), f));
-            }
-        }
-        for g in 0..b.num_faces() {
-            let (m, d) = (b.face_normal(g), b.face_offset(g));
-            let bound = (d + r_a - m.dot(&centre_a)).max(d - m.dot(&run.witness_a_in_b));
-            if bound < run.bar && g != done_b {
-                faces.push((ordered_key(bound), count_a + g));
-            }
-        }
+        let ball_b = (centre_b, r_b);
+        gather_faces(
+            a,
+            &run.witness_b,
+            ball_b,
+            run.bar,
+            done_a,
+            0,
+            faces,
+            witness_bounds_a,
+        );
+        let ball_a = (centre_a, r_a);
+        let witness_bounds_b = &mut scratch.witness_bounds_b;
+        let bar = run.bar;
+        gather_faces(
+            b,
+            &run.witness_a_in_b,
+            ball_a,
+            bar,
+            done_b,
+            count_a,
+            faces,
+            witness_bounds_b,
+        );
         faces.sort_unstable();
         for &(bound, k) in faces.iter() {
             if bound >= ordered_key(run.bar) {

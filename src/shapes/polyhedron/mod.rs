@@ -265,6 +265,16 @@ impl Polyhedron {
         &self.brep.edges[e]
     }
 
+    /// The outward unit normals of all faces, indexed by face ([`Self::face_normal`]).
+    pub fn face_normals(&self) -> &[Vector3<f64>] {
+        &self.brep.face_normals
+    }
+
+    /// The offsets of all faces' planes, indexed by face ([`Self::face_offset`]).
+    pub fn face_offsets(&self) -> &[f64] {
+        &self.brep.face_offsets
+    }
+
     /// The outward unit normal of face `f`.
     pub fn face_normal(&self, f: usize) -> Vector3<f64> {
         self.brep.face_normals[f]
