@@ -258,8 +258,10 @@ fn evaluate_in_full(
     } else {
         None
     };
-    let (vertex_a, vertex_b) = seed.map_or((0, 0), |s| pair.support_of(&s));
-    let mut hints = Hints { vertex_a, vertex_b };
+    let mut hints = seed.map_or(Hints::NONE, |s| {
+        let (vertex_a, vertex_b) = pair.support_of(&s);
+        Hints { vertex_a, vertex_b }
+    });
     let outcome = search(&pair, seed, &mut hints);
     let best = outcome.best;
     let n = best.axis;

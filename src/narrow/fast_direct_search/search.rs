@@ -85,13 +85,29 @@ struct Scratch {
 /// within it of the best overlap are evaluated, so rounding in a bound never drops the minimum.
 const PRUNE_SLACK: f64 = 1e-9;
 
-/// Where the support searches of the two bodies start: the previous answers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Where the support searches of the two bodies start: the previous answers. An index out of
+/// range (as in [`Hints::NONE`], the default) is no hint: the first search of that body scans its
+/// vertices ([`Polyhedron::support_vertex`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hints {
     /// A vertex of A.
     pub vertex_a: usize,
     /// A vertex of B.
     pub vertex_b: usize,
+}
+
+impl Hints {
+    /// No hint for either body.
+    pub const NONE: Hints = Hints {
+        vertex_a: usize::MAX,
+        vertex_b: usize::MAX,
+    };
+}
+
+impl Default for Hints {
+    fn default() -> Self {
+        Hints::NONE
+    }
 }
 
 /// What a search found.
