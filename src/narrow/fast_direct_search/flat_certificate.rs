@@ -37,7 +37,7 @@ use crate::shapes::Polyhedron;
 use nalgebra::Vector3;
 
 /// Lengths of the pair below which the certificate's own rounding lies, relative to its size.
-const ROUNDING: f64 = 1e-12;
+pub(super) const ROUNDING: f64 = 1e-12;
 
 /// What the certificate needs of the pair besides the cover: the bodies' inner balls.
 pub struct InnerBalls {

@@ -33,6 +33,7 @@
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
 //! from the features of each body within the overlap along the normal (`patch`).
 
+mod ball_certificate;
 mod flat_certificate;
 mod motion_certificate;
 mod pair;

@@ -48,7 +48,8 @@
 //! search still returns the global minimum: in a DEM-like contact only the covers within a few
 //! degrees of the contact normal are evaluated.
 
-use super::flat_certificate::{is_smallest, verdict, InnerBalls, SidePast, Verdict};
+use super::ball_certificate::{depth_inside, vertex_ball_settles};
+use super::flat_certificate::{is_smallest, verdict, InnerBalls, SidePast, Verdict, ROUNDING};
 use super::pair::{arcs_cross_planes, Cover, EdgeOfA, Evaluated, PolyhedronPair};
 use crate::narrow::float_order::ordered_key;
 use crate::shapes::{GaussArc, Polyhedron};
@@ -386,7 +387,8 @@ fn face_b_cover(pair: &PolyhedronPair, g: usize, hints: &mut Hints) -> Evaluated
 /// face `f` (normal `n_f`, offset `d_f`, in `body`'s frame) its witness bound `d_f - n_f . w` is
 /// written to `witnessed[f]`, and `(ordered_key(bound), base + f)` is appended to `faces` when
 /// the larger of that and the other body's ball bound `d_f + r - n_f . c` (`ball = (c, r)`) is
-/// below `bar`, except for the face `done` (module documentation).
+/// below `bar`, except for the face `done` (module documentation). Returns the smallest witness
+/// bound: the witness's [`depth_inside`] the body.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn gather_faces(
@@ -398,11 +400,12 @@ fn gather_faces(
     base: usize,
     faces: &mut Vec<(i64, usize)>,
     witnessed: &mut Vec<f64>,
-) {
+) -> f64 {
     let (normals, offsets) = (body.face_normals(), body.face_offsets());
     witnessed.clear();
     witnessed.resize(normals.len(), 0.0);
     let (centre, radius) = ball;
+    let mut lowest = f64::INFINITY;
     for (f, ((n, &d), slot)) in normals
         .iter()
         .zip(offsets)
@@ -411,11 +414,13 @@ fn gather_faces(
     {
         let by_witness = d - n.dot(witness);
         *slot = by_witness;
+        lowest = lowest.min(by_witness);
         let bound = (d + radius - n.dot(&centre)).max(by_witness);
         if bound < bar && f != done {
             faces.push((ordered_key(bound), base + f));
         }
     }
+    lowest
 }
 
 /// The face of `body` with the lowest ball bound `d_f - n_f . c` (the other body's centre `c`
@@ -657,6 +662,18 @@ fn only_own_crossing(pair: &PolyhedronPair, i: usize, j: usize, bar: f64) -> boo
         )
 }
 
+/// Whether `best`, the best cover so far, is certified the smallest by the ball about its vertex
+/// ([`vertex_ball_settles`]); its vertex is the witness of its side ([`Running::witness_best`]).
+fn vertex_ball_certified(run: &Running, best: &Evaluated, rounding: f64) -> bool {
+    let pair = run.pair;
+    let inside = match best.cover {
+        Cover::FaceVertex { .. } => depth_inside(pair.a, &run.witness_b),
+        Cover::VertexFace { .. } => depth_inside(pair.b, &run.witness_a_in_b),
+        Cover::EdgeEdge { .. } => return false,
+    };
+    vertex_ball_settles(pair, best, inside, rounding)
+}
+
 /// The crossings across the `side` of a v-f cover's face that its vertex lies past
 /// ([`Verdict::PastSide`]): those of the side's edge with the vertex's edges, the entrance
 /// polyhedron's facets across that side, each taken into account. `true` when one separates the
@@ -758,6 +775,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
     let centre_a = pair.rotation_t * (a.centroid() - pair.translation);
     let (r_a, r_b) = (a.inner_radius(), b.inner_radius());
     let balls = InnerBalls::of(pair);
+    let rounding = ROUNDING * balls.size;
     let mut run = Running::new(pair, PRUNE_SLACK * balls.size);
 
     // A's and B's faces already evaluated (as the seed or first), not to be evaluated again.
@@ -808,23 +826,22 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         let witness_bounds_a = &mut scratch.witness_bounds_a;
         faces.clear();
         let count_a = a.num_faces();
-        let ball_b = (centre_b, r_b);
-        gather_faces(
+        let (bar, ball_a, ball_b) = (run.bar, (centre_a, r_a), (centre_b, r_b));
+        let (witness_a, witness_b) = (run.witness_a_in_b, run.witness_b);
+        let inside_a = gather_faces(
             a,
-            &run.witness_b,
+            &witness_b,
             ball_b,
-            run.bar,
+            bar,
             done_a,
             0,
             faces,
             witness_bounds_a,
         );
-        let ball_a = (centre_a, r_a);
         let witness_bounds_b = &mut scratch.witness_bounds_b;
-        let bar = run.bar;
-        gather_faces(
+        let inside_b = gather_faces(
             b,
-            &run.witness_a_in_b,
+            &witness_a,
             ball_a,
             bar,
             done_b,
@@ -832,6 +849,16 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             faces,
             witness_bounds_b,
         );
+        // The best cover so far, whose vertex is the witness, may be certified the smallest by
+        // the ball about that vertex.
+        let first = run.best.expect("a cover was considered");
+        let inside = match first.cover {
+            Cover::FaceVertex { .. } => inside_a,
+            _ => inside_b,
+        };
+        if vertex_ball_settles(pair, &first, inside, rounding) {
+            return;
+        }
         faces.sort_unstable();
         for &(bound, k) in faces.iter() {
             if bound >= ordered_key(run.bar) {
@@ -856,7 +883,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         // A new best cover found among the faces may be certified the smallest, or the crossings
         // across the side its vertex lies past may be.
         if let Some(best) = run.best.filter(|b| b.cover != stepped) {
-            if settled(&mut run, &best) {
+            if settled(&mut run, &best) || vertex_ball_certified(&run, &best, rounding) {
                 return;
             }
         }

@@ -89,6 +89,8 @@ pub struct Polyhedron {
     inner_radius: f64,
     edge_arcs: Vec<GaussArc>,
     face_flatness: Vec<f64>,
+    /// The largest of `face_flatness`.
+    flatness: f64,
     tolerance: f64,
 }
 
@@ -145,7 +147,7 @@ impl Polyhedron {
                 )
             })
             .collect();
-        let face_flatness = (0..brep.face_normals.len())
+        let face_flatness: Vec<f64> = (0..brep.face_normals.len())
             .map(|f| {
                 let n = brep.face_normals[f];
                 let lowest = brep
@@ -156,9 +158,11 @@ impl Polyhedron {
                 brep.face_offsets[f] - lowest
             })
             .collect();
+        let flatness = face_flatness.iter().copied().fold(0.0, f64::max);
         Ok(Polyhedron {
             edge_arcs,
             face_flatness,
+            flatness,
             brep,
             volume,
             centroid,
@@ -202,6 +206,13 @@ impl Polyhedron {
     /// nearly coplanar triangles.
     pub fn face_flatness(&self, f: usize) -> f64 {
         self.face_flatness[f]
+    }
+
+    /// The largest [`Self::face_flatness`] over all faces: of the order of rounding when every face
+    /// is planar, and then the polyhedron is the intersection of its faces' half-spaces to
+    /// rounding.
+    pub fn flatness(&self) -> f64 {
+        self.flatness
     }
 
     /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest
