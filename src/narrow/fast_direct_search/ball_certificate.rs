@@ -63,7 +63,7 @@ pub fn vertex_ball_settles(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{cuboid, random_body, sat};
+    use super::super::tests::{corner_down, cuboid, random_body, sat};
     use super::super::{search, Hints};
     use super::*;
     use crate::pose::Pose;
@@ -83,40 +83,27 @@ mod tests {
 
     #[test]
     fn a_vertex_deep_inside_the_face_certifies_and_one_near_its_side_does_not() {
-        // B stands on a vertex (its diagonal along z), 0.01 into A's top face (z = 0.5), at
-        // (sx, 0) across it.
+        // B stands on a vertex (its diagonal along z), 0.01 into A's top face (z = 0.5), at x
+        // across it: the search's answer is that v-f cover.
         let (a, b) = (cuboid(0.5, 0.5, 0.5), cuboid(0.5, 0.5, 0.5));
-        let standing = UnitQuaternion::rotation_between(
-            &Vector3::new(-1.0, -1.0, -1.0),
-            &Vector3::new(0.0, 0.0, -1.0),
-        )
-        .unwrap();
-        let lowest_with = |sx: f64| {
-            let rel = Pose::new(Vector3::new(sx, 0.0, 0.5 + 0.75f64.sqrt() - 0.01), standing);
+        let at = |x: f64| {
+            Pose::new(
+                Vector3::new(x, 0.0, 0.5 + 0.75f64.sqrt() - 0.01),
+                corner_down(),
+            )
+        };
+        for (x, settles) in [(0.2, true), (0.495, false)] {
+            let rel = at(x);
             let pair = PolyhedronPair::new(&a, &b, &rel);
             let best = search(&pair, None, &mut Hints::default()).best;
-            (vertex_depth(&pair, &best), best, sat(&a, &b, &rel).0)
-        };
-        // Well inside: the vertex is 0.01 below the top and 0.3 from the side at x = 0.5.
-        let (inside, best, depth) = lowest_with(0.2);
-        assert!(matches!(best.cover, Cover::FaceVertex { .. }));
-        assert!((best.overlap - 0.01).abs() < 1e-12 && (depth - 0.01).abs() < 1e-12);
-        let pair_rel = Pose::new(
-            Vector3::new(0.2, 0.0, 0.5 + 0.75f64.sqrt() - 0.01),
-            standing,
-        );
-        let pair = PolyhedronPair::new(&a, &b, &pair_rel);
-        assert!((inside - 0.01).abs() < 1e-12);
-        assert!(vertex_ball_settles(&pair, &best, inside, 1e-12));
-        // 0.005 from the side (x = 0.495): the side's plane is nearer than the overlap.
-        let (inside, best, _) = lowest_with(0.495);
-        assert!((inside - 0.005).abs() < 1e-12);
-        let pair_rel = Pose::new(
-            Vector3::new(0.495, 0.0, 0.5 + 0.75f64.sqrt() - 0.01),
-            standing,
-        );
-        let pair = PolyhedronPair::new(&a, &b, &pair_rel);
-        assert!(!vertex_ball_settles(&pair, &best, inside, 1e-12));
+            assert!(matches!(best.cover, Cover::FaceVertex { .. }), "{best:?}");
+            assert!((best.overlap - 0.01).abs() < 1e-12);
+            assert!((sat(&a, &b, &rel).0 - 0.01).abs() < 1e-12);
+            // The vertex lies 0.01 below the top, and 0.3 or 0.005 from the side at x = 0.5.
+            let inside = vertex_depth(&pair, &best);
+            assert!((inside - 0.01_f64.min(0.5 - x)).abs() < 1e-12, "{inside}");
+            assert_eq!(vertex_ball_settles(&pair, &best, inside, 1e-12), settles);
+        }
     }
 
     #[test]

@@ -283,11 +283,7 @@ mod tests {
     fn a_vertex_inside_the_face_certifies_and_one_past_its_side_does_not() {
         // B stands on a vertex (its diagonal along z), 0.01 into A's top face.
         let (a, b) = (cuboid(0.5, 0.5, 0.5), cuboid(0.5, 0.5, 0.5));
-        let standing = UnitQuaternion::rotation_between(
-            &Vector3::new(-1.0, -1.0, -1.0),
-            &Vector3::new(0.0, 0.0, -1.0),
-        )
-        .unwrap();
+        let standing = crate::narrow::fast_direct_search::tests::corner_down();
         let half_diagonal = 0.75f64.sqrt();
         let at = |x: f64| Pose::new(Vector3::new(x, 0.0, 0.5 + half_diagonal - 0.01), standing);
         let top = (0..a.num_faces())

@@ -1069,11 +1069,7 @@ mod tests {
         // with one of the vertex's edges is the answer, found there and certified without the
         // edge loop (which takes one cover more).
         let cube = crossing_cubes(0.01, 0.2).0;
-        let standing = UnitQuaternion::rotation_between(
-            &Vector3::new(-1.0, -1.0, -1.0),
-            &Vector3::new(0.0, 0.0, -1.0),
-        )
-        .unwrap();
+        let standing = crate::narrow::fast_direct_search::tests::corner_down();
         let turn = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, 0.5)) * standing;
         let height = 0.5 + 0.75f64.sqrt() - 0.03;
         let rel = Pose::new(Vector3::new(0.51, 0.0, height), turn);

@@ -3,6 +3,16 @@ use crate::shapes::Polyhedron;
 use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
+/// The turn that stands a box about the origin on its corner `(-1, -1, -1)` (times its
+/// half-extents), that corner straight down (-z) and the diagonal through it along z.
+pub(super) fn corner_down() -> UnitQuaternion<f64> {
+    UnitQuaternion::rotation_between(
+        &Vector3::new(-1.0, -1.0, -1.0),
+        &Vector3::new(0.0, 0.0, -1.0),
+    )
+    .expect("the two directions are not opposite")
+}
+
 /// The box of half-extents `hx, hy, hz` about the origin.
 pub(super) fn cuboid(hx: f64, hy: f64, hz: f64) -> Polyhedron {
     let mut pts = Vec::new();
