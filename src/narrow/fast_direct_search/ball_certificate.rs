@@ -63,11 +63,10 @@ pub fn vertex_ball_settles(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{corner_down, cuboid, random_body, sat};
+    use super::super::tests::{corner_down, cuboid, random_touching_pair, sat};
     use super::super::{search, Hints};
     use super::*;
     use crate::pose::Pose;
-    use nalgebra::UnitQuaternion;
 
     /// The depth of the vertex of cover `e` inside the other body.
     fn vertex_depth(pair: &PolyhedronPair, e: &Evaluated) -> f64 {
@@ -112,28 +111,9 @@ mod tests {
         // cover the ball certifies has the SAT reference's depth, and it certifies one in many.
         let (mut certified, mut pairs) = (0, 0);
         for k in 0..300u64 {
-            let a = random_body(k, 4 + (k % 30) as usize);
-            let b = random_body(k + 7000, 4 + (k % 17) as usize);
-            let turn = UnitQuaternion::from_scaled_axis(Vector3::new(
-                0.9 * k as f64,
-                -0.4 + 0.3 * k as f64,
-                0.2 * k as f64,
-            ));
-            let direction = turn * Vector3::y();
-            let centred = a.centroid() - turn * b.centroid();
-            let at = |distance: f64| Pose::new(centred + direction * distance, turn);
-            // Bisect for the distance where the pair just touches.
-            let (mut lo, mut hi) = (0.0, 10.0);
-            for _ in 0..50 {
-                let mid = 0.5 * (lo + hi);
-                if sat(&a, &b, &at(mid)).0 > 0.0 {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
             let inside = [0.002, 0.01, 0.03, 0.1][k as usize % 4];
-            let rel = at(lo - inside);
+            let vertices = (4 + (k % 30) as usize, 4 + (k % 17) as usize);
+            let (a, b, rel) = random_touching_pair(k, vertices, inside);
             let pair = PolyhedronPair::new(&a, &b, &rel);
             let (depth, _) = sat(&a, &b, &rel);
             assert!(depth > 0.0);

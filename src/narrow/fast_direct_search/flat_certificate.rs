@@ -195,10 +195,9 @@ fn crossing_margin(pair: &PolyhedronPair, ea: usize, eb: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{cuboid, random_body};
+    use super::super::tests::{cuboid, random_touching_pair};
     use super::*;
     use crate::pose::Pose;
-    use nalgebra::UnitQuaternion;
 
     /// Every cover of the pair: A's faces against B's lowest vertex, B's faces against A's
     /// highest, and every crossing pair of edges.
@@ -221,37 +220,10 @@ mod tests {
         // the smallest of all the pair's covers (to rounding), and it accepts one in many pairs.
         let (mut pairs, mut certified_smallest) = (0, 0);
         for k in 0..600u64 {
-            let a = random_body(k, 4 + (k % 20) as usize);
-            let b = random_body(k + 1000, 4 + (k % 13) as usize);
-            let turn = UnitQuaternion::from_scaled_axis(Vector3::new(
-                0.3 * k as f64,
-                1.7 + 0.1 * k as f64,
-                -0.7 * k as f64,
-            ));
-            let direction = turn * Vector3::x();
-            // From the centroids together, move B out along the direction until the pair only
-            // just touches.
-            let centred = a.centroid() - turn * b.centroid();
-            let overlap_at = |distance: f64| {
-                let rel = Pose::new(centred + direction * distance, turn);
-                let pair = PolyhedronPair::new(&a, &b, &rel);
-                all_covers(&pair)
-                    .iter()
-                    .map(|c| c.overlap)
-                    .fold(f64::INFINITY, f64::min)
-            };
-            let (mut lo, mut hi) = (0.0, 10.0);
-            for _ in 0..60 {
-                let mid = 0.5 * (lo + hi);
-                if overlap_at(mid) > 0.0 {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
             // From about a percent of the size inside to deep (where the far cap is wide).
             let inside = [0.01, 0.03, 0.2, 0.6, 1.2][k as usize % 5];
-            let rel = Pose::new(centred + direction * (lo - inside).max(0.0), turn);
+            let vertices = (4 + (k % 20) as usize, 4 + (k % 13) as usize);
+            let (a, b, rel) = random_touching_pair(k, vertices, inside);
             let pair = PolyhedronPair::new(&a, &b, &rel);
             let covers = all_covers(&pair);
             let smallest = covers

@@ -13,6 +13,38 @@ pub(super) fn corner_down() -> UnitQuaternion<f64> {
     .expect("the two directions are not opposite")
 }
 
+/// A random pair for the seed `k`: [`random_body`]s of `vertices.0` and `vertices.1` points, B
+/// turned by a turn of the seed and moved from the centroids together along a direction of the
+/// seed until the pair just touches (bisection on the [`sat`] depth), then back in by `inside`
+/// (at most to the centroids together). B's pose is relative to A.
+pub(super) fn random_touching_pair(
+    k: u64,
+    vertices: (usize, usize),
+    inside: f64,
+) -> (Polyhedron, Polyhedron, Pose) {
+    let a = random_body(k, vertices.0);
+    let b = random_body(k + 1000, vertices.1);
+    let turn = UnitQuaternion::from_scaled_axis(Vector3::new(
+        0.3 * k as f64,
+        1.7 + 0.1 * k as f64,
+        -0.7 * k as f64,
+    ));
+    let direction = turn * Vector3::x();
+    let centred = a.centroid() - turn * b.centroid();
+    let at = |distance: f64| Pose::new(centred + direction * distance, turn);
+    let (mut lo, mut hi) = (0.0, 10.0);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if sat(&a, &b, &at(mid)).0 > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let rel = at((lo - inside).max(0.0));
+    (a, b, rel)
+}
+
 /// The box of half-extents `hx, hy, hz` about the origin.
 pub(super) fn cuboid(hx: f64, hy: f64, hz: f64) -> Polyhedron {
     let mut pts = Vec::new();
