@@ -76,7 +76,9 @@ struct Scratch {
     /// `d_f - n_f . y` for every face `f` of A, with the witness `y` of B at the time the faces
     /// were gathered.
     witness_bounds_a: Vec<f64>,
-    /// The same for B's faces, with A's witness `x` in B's frame.
+    /// The same for B's faces, with A's witness `x` in B's frame: only their smallest is used (the
+    /// ball certificate); kept as A's are, which is faster than a gather that writes one list and
+    /// not the other.
     witness_bounds_b: Vec<f64>,
     /// B's edges whose overlap bound is below the bar (gathered on first need).
     reaching_b: Vec<ReachingEdge>,
