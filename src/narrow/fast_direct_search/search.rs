@@ -816,8 +816,9 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             }
         }
     }
-    // The cover whose side was stepped across last (not to be stepped across again).
-    let stepped = run.best.expect("a cover was considered").cover;
+    // The best of the seed or the first covers: already checked by the flat certificate (its side
+    // stepped across, not to be again); its vertices are the witnesses.
+    let first = run.best.expect("a cover was considered");
     run.witness_best();
 
     SCRATCH.with(|cell| {
@@ -851,12 +852,12 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             faces,
             witness_bounds_b,
         );
-        // The best cover so far, whose vertex is the witness, may be certified the smallest by
-        // the ball about that vertex.
-        let first = run.best.expect("a cover was considered");
+        // That best cover, whose vertex is the witness, may be certified the smallest by the
+        // ball about that vertex.
         let inside = match first.cover {
             Cover::FaceVertex { .. } => inside_a,
-            _ => inside_b,
+            Cover::VertexFace { .. } => inside_b,
+            Cover::EdgeEdge { .. } => f64::NAN,
         };
         if vertex_ball_settles(pair, &first, inside, rounding) {
             return;
@@ -884,7 +885,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
 
         // A new best cover found among the faces may be certified the smallest, or the crossings
         // across the side its vertex lies past may be.
-        if let Some(best) = run.best.filter(|b| b.cover != stepped) {
+        if let Some(best) = run.best.filter(|b| b.cover != first.cover) {
             if settled(&mut run, &best) || vertex_ball_certified(&run, &best, rounding) {
                 return;
             }
