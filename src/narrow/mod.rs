@@ -11,6 +11,7 @@ pub mod common_normal;
 pub mod fast_direct_search;
 mod float_order;
 pub mod gjk;
+mod length;
 pub mod potential_socp;
 mod sphere_sphere;
 

@@ -1,5 +1,6 @@
 //! Sphere-sphere contact, exact in closed form.
 
+use super::length::length;
 use crate::contact::{Contact, ContactKind};
 use crate::shapes::Sphere;
 use crate::warm::WarmState;
@@ -26,7 +27,9 @@ pub fn sphere_sphere(
 ) -> Contact {
     let warm_started = warm.claim(KERNEL);
     let centre_b = centre_b - centre_a;
-    let distance = centre_b.norm();
+    // Accurate for the smallest and largest distances too (`length`), so the normal is a unit
+    // vector to rounding.
+    let distance = length(&centre_b);
     let radii = a.radius() + b.radius();
     let normal = if distance > CONCENTRIC * radii {
         centre_b / distance
@@ -76,6 +79,30 @@ mod tests {
         assert_eq!(c.point_a, Vector3::new(1.0, 0.0, 0.0));
         assert_eq!(c.point_b, Vector3::new(0.5, 0.0, 0.0));
         assert_eq!(c.point, Vector3::new(0.75, 0.0, 0.0));
+    }
+
+    #[test]
+    fn the_smallest_and_largest_spheres_keep_a_unit_normal_and_a_finite_answer() {
+        // Centres 1e-159 apart: their squared distance is subnormal, and the plain normalisation
+        // was off unit length by 1e-6. Centres 1e156 apart: it overflowed.
+        let offset = Vector3::new(0.3, -0.4, 1.2);
+        for (radius, scale) in [(1e-150, 1e-159), (1e150, 1e156)] {
+            let c = sphere_sphere(
+                &sphere(radius),
+                &sphere(radius),
+                &ORIGIN,
+                &(offset * scale),
+                &mut WarmState::cold(),
+            );
+            assert!((c.normal.norm() - 1.0).abs() < 4.0 * f64::EPSILON, "{c:?}");
+            assert!((c.normal - offset / 1.3).norm() < 1e-12, "{c:?}");
+            let expected = 2.0 * radius - 1.3 * scale;
+            assert!(
+                (c.penetration - expected.max(0.0)).abs() <= 1e-15 * expected.abs(),
+                "{c:?}"
+            );
+            assert!((c.separation - (-expected).max(0.0)).abs() <= 1e-15 * expected.abs());
+        }
     }
 
     #[test]
