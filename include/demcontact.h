@@ -610,13 +610,15 @@ demcontact_status demcontact_collide_batch(const struct demcontact_pair *pairs,
  * face (a cube of 8 corners has 8 vertices, 12 edges and 6 faces), within a tolerance of 1e-8 of the
  * points' bounding-box diagonal.
  *
- * On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on failure
- * `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or `xyz` is NULL
- * with `n_points > 0`; `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `3 * n_points` doubles cannot be
- * addressed (a corrupted count); `DEMCONTACT_STATUS_NON_FINITE` when a coordinate is NaN or infinite
- * (the message names the point); `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 distinct
- * points, or points that are collinear, coplanar, needle-like or flat (thinner than 1e-6 of the
- * diagonal). Thread-safe.
+ * On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on
+ * failure `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or
+ * `xyz` is NULL with `n_points > 0`; `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `3 * n_points`
+ * doubles cannot be addressed (a corrupted count) and for coordinates beyond `1e30` or an extent
+ * (the bounding-box diagonal) below `1e-30` of the host's length unit (the range the contact
+ * kernel is validated on, beyond which its products of lengths leave double precision's range);
+ * `DEMCONTACT_STATUS_NON_FINITE` when a coordinate is NaN or infinite (the message names the
+ * point); `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 distinct points, or points that
+ * are collinear, coplanar, needle-like or flat (thinner than 1e-6 of the diagonal). Thread-safe.
  *
  * # Safety
  * `xyz` is NULL or points to `3 * n_points` readable doubles; `out` is NULL or points to writable
@@ -768,10 +770,12 @@ demcontact_status demcontact_sphere_create(double radius,
  * (Wellmann, Lillie & Wriggers 2008, eq. (1)):
  * `(|x/r1|^(2/eps1) + |y/r2|^(2/eps1))^(eps1/eps2) + |z/r3|^(2/eps2) <= 1`.
  *
- * `r1, r2, r3` are the semi-axes (host length unit, > 0); `eps1` (squareness in the x-y plane) and
- * `eps2` (along z) lie in the open range (0, 2): near 0 box-like, 1 the ellipsoid, near 2
- * octahedron-like. The validation suite covers `eps` in [0.1, 1.9] and aspect ratios up to 10;
- * values closer to 0 or 2 are accepted but their contacts are not validated.
+ * `r1, r2, r3` are the semi-axes (host length unit, between `1e-30` and `1e30`: the range the
+ * contact kernel is validated on, beyond which its products of lengths leave double precision's
+ * range); `eps1` (squareness in the x-y plane) and `eps2` (along z) lie in the open range (0, 2):
+ * near 0 box-like, 1 the ellipsoid, near 2 octahedron-like. The validation suite covers `eps` in
+ * [0.1, 1.9] and aspect ratios up to 10; values closer to 0 or 2 are accepted but their contacts
+ * are not validated.
  *
  * Pairs of superellipsoids, and of a superellipsoid with a sphere, use the common-normal contact
  * detection of Wellmann, Lillie & Wriggers (2008). On success `*out` is a new handle that the

@@ -103,13 +103,15 @@ unsafe fn polyhedron<'a>(
 /// face (a cube of 8 corners has 8 vertices, 12 edges and 6 faces), within a tolerance of 1e-8 of the
 /// points' bounding-box diagonal.
 ///
-/// On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on failure
-/// `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or `xyz` is NULL
-/// with `n_points > 0`; `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `3 * n_points` doubles cannot be
-/// addressed (a corrupted count); `DEMCONTACT_STATUS_NON_FINITE` when a coordinate is NaN or infinite
-/// (the message names the point); `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 distinct
-/// points, or points that are collinear, coplanar, needle-like or flat (thinner than 1e-6 of the
-/// diagonal). Thread-safe.
+/// On success `*out` is a new handle that the caller frees with `demcontact_shape_release`; on
+/// failure `*out` is NULL. Fails with `DEMCONTACT_STATUS_NULL_ARGUMENT` when `out` is NULL, or
+/// `xyz` is NULL with `n_points > 0`; `DEMCONTACT_STATUS_INVALID_ARGUMENT` when `3 * n_points`
+/// doubles cannot be addressed (a corrupted count) and for coordinates beyond `1e30` or an extent
+/// (the bounding-box diagonal) below `1e-30` of the host's length unit (the range the contact
+/// kernel is validated on, beyond which its products of lengths leave double precision's range);
+/// `DEMCONTACT_STATUS_NON_FINITE` when a coordinate is NaN or infinite (the message names the
+/// point); `DEMCONTACT_STATUS_DEGENERATE_GEOMETRY` for fewer than 4 distinct points, or points that
+/// are collinear, coplanar, needle-like or flat (thinner than 1e-6 of the diagonal). Thread-safe.
 ///
 /// # Safety
 /// `xyz` is NULL or points to `3 * n_points` readable doubles; `out` is NULL or points to writable

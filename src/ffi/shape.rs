@@ -76,10 +76,12 @@ pub unsafe extern "C" fn demcontact_sphere_create(
 /// (Wellmann, Lillie & Wriggers 2008, eq. (1)):
 /// `(|x/r1|^(2/eps1) + |y/r2|^(2/eps1))^(eps1/eps2) + |z/r3|^(2/eps2) <= 1`.
 ///
-/// `r1, r2, r3` are the semi-axes (host length unit, > 0); `eps1` (squareness in the x-y plane) and
-/// `eps2` (along z) lie in the open range (0, 2): near 0 box-like, 1 the ellipsoid, near 2
-/// octahedron-like. The validation suite covers `eps` in [0.1, 1.9] and aspect ratios up to 10;
-/// values closer to 0 or 2 are accepted but their contacts are not validated.
+/// `r1, r2, r3` are the semi-axes (host length unit, between `1e-30` and `1e30`: the range the
+/// contact kernel is validated on, beyond which its products of lengths leave double precision's
+/// range); `eps1` (squareness in the x-y plane) and `eps2` (along z) lie in the open range (0, 2):
+/// near 0 box-like, 1 the ellipsoid, near 2 octahedron-like. The validation suite covers `eps` in
+/// [0.1, 1.9] and aspect ratios up to 10; values closer to 0 or 2 are accepted but their contacts
+/// are not validated.
 ///
 /// Pairs of superellipsoids, and of a superellipsoid with a sphere, use the common-normal contact
 /// detection of Wellmann, Lillie & Wriggers (2008). On success `*out` is a new handle that the

@@ -22,6 +22,15 @@ pub use symmetric_tensor::SymmetricTensor3;
 use crate::pose::Pose;
 use nalgebra::Vector3;
 
+/// The lengths (host length unit) for which the superellipsoid and polyhedron kernels are
+/// validated: a superellipsoid's radii, and a polyhedron's coordinates (their largest magnitude)
+/// and extent (its bounding-box diagonal), must lie here. Beyond, the kernels' products of
+/// lengths leave the range of double precision and their answers lose accuracy (their results
+/// then no longer scale with the lengths); the constructors refuse such shapes with
+/// [`Error::InvalidArgument`](crate::error::Error::InvalidArgument). Spheres and potential
+/// particles are exact across the whole double range.
+pub const VALIDATED_LENGTHS: std::ops::RangeInclusive<f64> = 1e-30..=1e30;
+
 /// Which family a shape belongs to.
 ///
 /// The discriminants are part of the C ABI (`DEMCONTACT_SHAPE_*`): append only, never renumber.

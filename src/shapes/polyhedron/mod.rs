@@ -117,6 +117,9 @@ impl Polyhedron {
     ///
     /// * [`Error::NonFinite`](crate::error::Error::NonFinite) if a coordinate is NaN or infinite
     ///   (the message names the point's index);
+    /// * [`Error::InvalidArgument`](crate::error::Error::InvalidArgument) for coordinates beyond
+    ///   `1e30` or an extent (bounding-box diagonal) below `1e-30` of the host's length unit
+    ///   ([`VALIDATED_LENGTHS`](crate::shapes::VALIDATED_LENGTHS));
     /// * [`Error::DegenerateGeometry`](crate::error::Error::DegenerateGeometry) for fewer than 4
     ///   points, fewer than 4 distinct points, all points coinciding, or a collinear, needle-like,
     ///   coplanar or flat set (the message says which), and, should round-off defeat the

@@ -435,6 +435,29 @@ fn non_finite_coordinates_name_the_point() {
 }
 
 #[test]
+fn coordinates_and_extents_beyond_the_validated_lengths_are_refused() {
+    let scaled = |s: f64, offset: f64| -> Vec<Vector3<f64>> {
+        unit_cube()
+            .iter()
+            .map(|p| p * s + Vector3::repeat(offset))
+            .collect()
+    };
+    for (s, offset) in [(1e-29, 0.0), (1e29, 0.0), (1e20, 5e29)] {
+        assert!(
+            Polyhedron::new(&scaled(s, offset)).is_ok(),
+            "{s:e} at {offset:e}"
+        );
+    }
+    for (s, offset) in [(1e-31, 0.0), (1e31, 0.0), (1e20, 2e30)] {
+        let refused = Polyhedron::new(&scaled(s, offset));
+        assert!(
+            matches!(&refused, Err(Error::InvalidArgument(m)) if m.contains("within 1e30") && m.contains("above 1e-30")),
+            "{s:e} at {offset:e}: {refused:?}"
+        );
+    }
+}
+
+#[test]
 fn too_few_and_coincident_points_are_degenerate() {
     let cube = unit_cube();
     assert!(degenerate_message(&cube[..3]).contains("at least 4"));

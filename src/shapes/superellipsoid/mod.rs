@@ -148,7 +148,8 @@ fn superellipse_max_norm(a: f64, b: f64, eps: f64) -> f64 {
 }
 
 impl Superellipsoid {
-    /// A superellipsoid with semi-axes `r1, r2, r3` (host length unit; finite and > 0) and
+    /// A superellipsoid with semi-axes `r1, r2, r3` (host length unit; between `1e-30` and `1e30`,
+    /// [`VALIDATED_LENGTHS`](crate::shapes::VALIDATED_LENGTHS)) and
     /// squareness `eps1` (x1-x2 plane) and `eps2` (x3 direction), finite and strictly inside (0, 2)
     /// (Wellmann, Lillie & Wriggers 2008, eq. (1); (0, 2) is the convex range stated there).
     ///
@@ -162,6 +163,13 @@ impl Superellipsoid {
             if r <= 0.0 {
                 return Err(Error::InvalidArgument(format!(
                     "{name} = {r}: a superellipsoid's radii must be > 0"
+                )));
+            }
+            if !super::VALIDATED_LENGTHS.contains(&r) {
+                return Err(Error::InvalidArgument(format!(
+                    "{name} = {r:e}: a superellipsoid's radii must lie between 1e-30 and 1e30 of \
+                     the host's length unit (the range its contact kernel is validated on); \
+                     express them in another unit"
                 )));
             }
         }
@@ -771,6 +779,14 @@ mod tests {
         );
         assert!(
             matches!(bad([f64::NEG_INFINITY, 1.0, 1.0], [1.0, 1.0]), Err(Error::NonFinite(m)) if m.starts_with("r1"))
+        );
+        // Radii within the validated lengths only (1e-30 to 1e30).
+        assert!(bad([1e-30, 1.0, 1e30], [1.0, 1.0]).is_ok());
+        assert!(
+            matches!(bad([1.0, 1e-31, 1.0], [1.0, 1.0]), Err(Error::InvalidArgument(m)) if m.starts_with("r2 = 1e-31") && m.contains("between 1e-30 and 1e30"))
+        );
+        assert!(
+            matches!(bad([1.0, 1.0, 1e31], [1.0, 1.0]), Err(Error::InvalidArgument(m)) if m.starts_with("r3 = 1e31"))
         );
     }
 
