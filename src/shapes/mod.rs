@@ -28,7 +28,8 @@ use nalgebra::Vector3;
 /// lengths leave the range of double precision and their answers lose accuracy (their results
 /// then no longer scale with the lengths); the constructors refuse such shapes with
 /// [`Error::InvalidArgument`](crate::error::Error::InvalidArgument). Spheres and potential
-/// particles are exact across the whole double range.
+/// particles take any length: their answers scale with the bodies from about `1e-150` to `1e150`
+/// (tested at `2^-500` and `2^500`).
 pub const VALIDATED_LENGTHS: std::ops::RangeInclusive<f64> = 1e-30..=1e30;
 
 /// Which family a shape belongs to.
