@@ -308,7 +308,7 @@ mod tests {
 
     /// A body of each family, of size `s` (host length unit).
     fn body_of_size(family: usize, s: f64) -> Shape {
-        use crate::shapes::{Polyhedron, PotentialParticle, Superellipsoid};
+        use crate::shapes::{Polyhedron, Superellipsoid};
         match family {
             0 => Shape::Sphere(Sphere::new(s).unwrap()),
             1 => Shape::Superellipsoid(Superellipsoid::new(s, 1.5 * s, 0.7 * s, 0.5, 1.5).unwrap()),
@@ -324,24 +324,18 @@ mod tests {
                     .collect();
                 Shape::Polyhedron(Polyhedron::new(&corners).unwrap())
             }
-            _ => {
-                let planes: Vec<[f64; 4]> = (0..6)
-                    .map(|i| {
-                        let mut p = [0.0, 0.0, 0.0, s];
-                        p[i / 2] = if i % 2 == 0 { 1.0 } else { -1.0 };
-                        p
-                    })
-                    .collect();
-                Shape::PotentialParticle(
-                    PotentialParticle::new(&planes, 0.1 * s, 2.0 * s, 0.3).unwrap(),
-                )
-            }
+            _ => Shape::PotentialParticle(super::potential_socp::tests::cube(
+                s,
+                0.1 * s,
+                2.0 * s,
+                0.3,
+            )),
         }
     }
 
-    /// The scales each family is exercised at: the ends of the double range for spheres and
-    /// potential particles, those of [`crate::shapes::VALIDATED_LENGTHS`] (in powers of two) for
-    /// superellipsoids and polyhedra.
+    /// The scales each family is exercised at: about `1e-150` and `1e150` for spheres and potential
+    /// particles (which take any length), the ends of [`crate::shapes::VALIDATED_LENGTHS`] (in
+    /// powers of two) for superellipsoids and polyhedra.
     fn extreme_scales(family: usize) -> [f64; 2] {
         match family {
             0 | 3 => [2f64.powi(-500), 2f64.powi(500)],

@@ -25,7 +25,7 @@ mod solver;
 mod surface_crossing;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use solver::SocpOptimum;
 

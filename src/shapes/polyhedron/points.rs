@@ -60,13 +60,13 @@ pub(super) fn prepare(points: &[Vector3<f64>]) -> Result<PreparedPoints> {
             points.len()
         )));
     }
-    let validated = crate::shapes::VALIDATED_LENGTHS;
-    if largest_magnitude > *validated.end() || diagonal < *validated.start() {
+    let (shortest, longest) = crate::shapes::VALIDATED_LENGTHS.into_inner();
+    if largest_magnitude > longest || diagonal < shortest {
         return Err(Error::InvalidArgument(format!(
             "the points reach {largest_magnitude:e} from the origin and span {diagonal:e}: a \
-             polyhedron's coordinates must stay within 1e30 and its extent above 1e-30 of the \
-             host's length unit (the range its contact kernel is validated on); express them in \
-             another unit"
+             polyhedron's coordinates must stay within {longest:e} and its extent above \
+             {shortest:e} of the host's length unit (the range its contact kernel is validated \
+             on); express them in another unit"
         )));
     }
 

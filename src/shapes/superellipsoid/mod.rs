@@ -166,10 +166,11 @@ impl Superellipsoid {
                 )));
             }
             if !super::VALIDATED_LENGTHS.contains(&r) {
+                let (shortest, longest) = super::VALIDATED_LENGTHS.into_inner();
                 return Err(Error::InvalidArgument(format!(
-                    "{name} = {r:e}: a superellipsoid's radii must lie between 1e-30 and 1e30 of \
-                     the host's length unit (the range its contact kernel is validated on); \
-                     express them in another unit"
+                    "{name} = {r:e}: a superellipsoid's radii must lie between {shortest:e} and \
+                     {longest:e} of the host's length unit (the range its contact kernel is \
+                     validated on); express them in another unit"
                 )));
             }
         }
