@@ -141,14 +141,16 @@ const PREDICTED_TOLERANCE: f64 = 1e-9;
 /// that a warm start extrapolates.
 pub const EXTRAPOLATE: f64 = 0.05;
 
-/// The residual of condition (5)_3 (`d` parallel to `c`, relative to `1 + |d|`) below which an
-/// answer counts as a common normal without polishing (`Bodies::polish`).
-const COMMON_NORMAL_TOLERANCE: f64 = 1e-10;
+/// The residual of condition (5)_3 (`d` parallel to `c`, relative to the pair's length,
+/// `Bodies::length_scale`) below which an answer counts as a common normal without polishing
+/// (`Bodies::polish`). On the protocol's pairs (centre distances 1 to 6) it is as tight as the
+/// `1e-10` relative to `1 + |d|` it replaces, which made the work depend on the length unit.
+const COMMON_NORMAL_TOLERANCE: f64 = 2.5e-11;
 
 /// The residual of condition (5)_3 up to which the Newton ascent of `Bodies::polish`, once it can
 /// go no further, has reached a common normal (it aims for [`COMMON_NORMAL_TOLERANCE`]; rounding
 /// can stop it a little above): beyond, the compass search takes over.
-const COMMON_NORMAL_ACCEPTED: f64 = 1e-9;
+const COMMON_NORMAL_ACCEPTED: f64 = 2.5e-10;
 
 /// Searches along a crease of a box-like body's support function per compass search (see
 /// `Bodies::compass_search`).
@@ -504,7 +506,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         gram: &Matrix2<f64>,
     ) -> Option<Vector3<f64>> {
         let points = &first.points;
-        if Self::common_normal_residual(points) > COMMON_NORMAL_TOLERANCE {
+        if self.common_normal_residual(points) > COMMON_NORMAL_TOLERANCE {
             return None;
         }
         let a = first.tangent_curvature + Matrix2::identity() * points.support_gap();
@@ -1121,13 +1123,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// normal, with less overlap than where it started. Levenberg-Marquardt keeps each step
     /// uphill where that Hessian is not negative definite; Armijo backtracking on `g`.
     fn polish(&self, start: Points, iterations: &mut u32) -> std::result::Result<Points, Points> {
-        if Self::common_normal_residual(&start) <= COMMON_NORMAL_TOLERANCE {
+        if self.common_normal_residual(&start) <= COMMON_NORMAL_TOLERANCE {
             return Ok(start);
         }
         let mut der = self.derivatives(start.c);
         for _ in 0..MAX_ITERATIONS {
             let p = der.points;
-            if Self::common_normal_residual(&p) <= COMMON_NORMAL_TOLERANCE {
+            if self.common_normal_residual(&p) <= COMMON_NORMAL_TOLERANCE {
                 break;
             }
             let g = p.support_gap();
@@ -1144,13 +1146,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             *iterations += 1;
             let slope = grad.dot(&step);
-            let rounding = ROUNDING * (1.0 + self.translation.norm());
+            let rounding = ROUNDING * self.length_scale(&p);
             // Uphill by Armijo's rule, or, where the step is too short to move `g` above its
             // rounding, level within rounding and closer to a common normal.
             let uphill = |trial: &Points, scale: f64| {
                 trial.support_gap() >= g + 1e-4 * scale * slope
                     || (trial.support_gap() >= g - rounding
-                        && Self::common_normal_residual(trial) < Self::common_normal_residual(&p))
+                        && self.common_normal_residual(trial) < self.common_normal_residual(&p))
             };
             match self.backtrack(&der.chart, step, 1.0, uphill)? {
                 Some(trial) => der = self.derivatives(trial.c),
@@ -1159,7 +1161,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         // Newton's ascent stops at the rounding floor of the residual, which can lie a little
         // above the tolerance it aims for: that is still a common normal.
-        if Self::common_normal_residual(&der.points) <= COMMON_NORMAL_ACCEPTED {
+        if self.common_normal_residual(&der.points) <= COMMON_NORMAL_ACCEPTED {
             return Ok(der.points);
         }
         self.compass_search(der.points, iterations)
@@ -1186,7 +1188,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         start: Points,
         iterations: &mut u32,
     ) -> std::result::Result<Points, Points> {
-        let rounding = ROUNDING * (1.0 + self.translation.norm());
+        let rounding = ROUNDING * self.length_scale(&start);
         let mut best = start;
         // The direction before the last successful move, while the pattern still climbs.
         let mut previous: Option<Vector3<f64>> = None;
@@ -1311,11 +1313,19 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         Ok(found)
     }
 
-    /// How far `points` are from a common normal: the part of `d` across `c`, relative to
-    /// `1 + |d|` (0 at an exact common normal, condition (5)_3).
-    fn common_normal_residual(points: &Points) -> f64 {
+    /// How far `points` are from a common normal: the part of `d` across `c`, relative to the
+    /// pair's [`Self::length_scale`] (0 at an exact common normal, condition (5)_3), so that the
+    /// same configuration in any length unit gets the same verdict.
+    fn common_normal_residual(&self, points: &Points) -> f64 {
         let d = points.d;
-        (d - points.c * points.c.dot(&d)).norm() / (1.0 + d.norm())
+        (d - points.c * points.c.dot(&d)).norm() / self.length_scale(points)
+    }
+
+    /// The pair's length at `points`, for tolerances relative to it: the centre distance plus
+    /// `|d|` (at least the size of the overlap, and about the bodies' size when their centres
+    /// nearly coincide; never 0 for bodies of positive size).
+    fn length_scale(&self, points: &Points) -> f64 {
+        (self.translation.norm() + points.d.norm()).max(f64::MIN_POSITIVE)
     }
 
     /// The solution for the final points.

@@ -634,6 +634,76 @@ fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
     assert!(probes <= total * (PREFILTER_PROBES + 1), "{probes}");
 }
 
+/// The superellipsoid `s` with every radius times `k`.
+fn scaled(s: &Superellipsoid, k: f64) -> Superellipsoid {
+    let r = s.radii() * k;
+    Superellipsoid::new(r.x, r.y, r.z, s.eps1(), s.eps2()).unwrap()
+}
+
+#[test]
+fn the_search_takes_the_same_steps_in_any_length_unit() {
+    // A host's length unit must not change the work: the same configurations at sizes 2^-10,
+    // 1 and 2^10 (scaled by powers of two, so exactly) take the same iterations, cold and along
+    // a warm-started sequence, and agree in depth. With tolerances against `1 + |d|` instead of
+    // the pair's own length, the larger size polished most warm starts and some cold answers.
+    let sizes = [2f64.powi(-10), 1.0, 2f64.powi(10)];
+    let interval_3 = |r: &[f64]| {
+        Superellipsoid::new(
+            0.5 + 2.5 * r[0],
+            0.5 + 2.5 * r[1],
+            0.5 + 2.5 * r[2],
+            0.3 + 1.4 * r[3],
+            0.3 + 1.4 * r[4],
+        )
+        .unwrap()
+    };
+    for seed in 0..150u64 {
+        let r = uniform(1000 + seed, 15);
+        let (a, b) = (interval_3(&r[0..5]), interval_3(&r[5..10]));
+        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+        let rot = UnitQuaternion::from_scaled_axis(Vector3::new(3.0 * r[13], -2.0 * r[14], 1.0));
+        let depth = 1.75e-3 * r[13];
+        let answers = sizes.map(|k| {
+            let (a, b) = (scaled(&a, k), scaled(&b, k));
+            let pose_b = constructed(&a, &b, &u, rot, depth * k);
+            let s = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+            (s.iterations, s.contact.penetration / k)
+        });
+        for (k, answer) in sizes.iter().zip(&answers) {
+            assert_eq!(answer.0, answers[1].0, "seed {seed}, size {k}");
+            assert!(
+                (answer.1 - answers[1].1).abs() <= 1e-9 * depth,
+                "seed {seed}, size {k}"
+            );
+        }
+    }
+    let (a, b) = unlike_pair();
+    let sequence = |k: f64| {
+        let (a, b) = (scaled(&a, k), scaled(&b, k));
+        let mut warm = WarmState::cold();
+        (0..200)
+            .map(|step| {
+                let t = step as f64 * 1e-3;
+                let u = Vector3::new((2.0 * t).sin() * 0.4, (1.3 * t).cos() * 0.3, 1.0).normalize();
+                let rot = UnitQuaternion::from_scaled_axis(Vector3::new(0.5 + 0.8 * t, -0.3, 0.2));
+                let depth = 2e-3 * (1.0 + (7.0 * t).sin()) + 1e-5;
+                let pose_b = constructed(&a, &b, &u, rot, depth * k);
+                common_normal(&a, &b, &pose_b, &mut warm)
+                    .unwrap()
+                    .iterations
+            })
+            .collect::<Vec<_>>()
+    };
+    let at_one = sequence(1.0);
+    assert!(
+        at_one.iter().filter(|&&i| i == 0).count() > 100,
+        "{at_one:?}"
+    );
+    for k in [sizes[0], sizes[2]] {
+        assert_eq!(sequence(k), at_one, "size {k}");
+    }
+}
+
 #[test]
 fn a_restarted_pointed_pair_of_moderate_squareness_reaches_the_constructed_depth() {
     // From the benchmark's DEM-like sequences (interval 3): nearly pointed bodies whose first
