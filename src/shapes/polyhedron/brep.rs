@@ -2,6 +2,7 @@
 //! walks (each edge's two faces, each face's vertex and edge loops, each vertex's ring of edges
 //! and faces), stored in flat arrays.
 
+use super::highest::BallTree;
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
 use std::collections::HashMap;
@@ -240,14 +241,16 @@ impl BoundaryRepresentation {
 }
 
 /// Each face's outward unit normal by Newell's method (the area vector of the loop, taken about
-/// the loop's mean point), and its offset as the largest `normal . x` over all vertices: the face
-/// plane supports the vertex set, so no vertex lies above any face plane, and the face's own
-/// vertices lie on it within the merge tolerance.
+/// the loop's mean point), and its offset as the largest `normal . x` over all vertices (found
+/// through a [`BallTree`], the same number as a scan): the face plane supports the vertex set, so
+/// no vertex lies above any face plane, and the face's own vertices lie on it within the merge
+/// tolerance.
 fn face_planes(
     positions: &[Vector3<f64>],
     offsets: &[usize],
     loop_vertices: &[usize],
 ) -> (Vec<Vector3<f64>>, Vec<f64>) {
+    let tree = BallTree::new(positions);
     let mut normals = Vec::with_capacity(offsets.len() - 1);
     let mut plane_offsets = Vec::with_capacity(offsets.len() - 1);
     for f in 0..offsets.len() - 1 {
@@ -260,10 +263,7 @@ fn face_planes(
             area_vector += a.cross(&b);
         }
         let normal = area_vector.normalize();
-        let offset = positions
-            .iter()
-            .map(|x| normal.dot(x))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let offset = tree.highest(&normal, normal.dot(&positions[ring[0]]));
         normals.push(normal);
         plane_offsets.push(offset);
     }

@@ -56,6 +56,7 @@
 
 mod brep;
 mod gauss_arc;
+mod highest;
 mod hull;
 mod mass;
 mod merge;
