@@ -226,6 +226,66 @@ pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
     Polyhedron::new(&pts).unwrap()
 }
 
+/// The hull of `n` pseudo-random points (seeded) on and inside an ellipsoid of semi-axes 1, 0.7
+/// and 0.5, three in four on its surface: a rounded body of many small faces, as a scanned
+/// particle's hull.
+fn rounded_body(seed: u64, n: usize) -> Polyhedron {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        ((s >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let pts: Vec<Vector3<f64>> = (0..n)
+        .map(|k| {
+            let v = Vector3::new(next(), next(), next()).normalize();
+            let r = if k % 4 == 0 {
+                0.5 + 0.5 * next().abs()
+            } else {
+                1.0
+            };
+            Vector3::new(v.x, 0.7 * v.y, 0.5 * v.z) * r
+        })
+        .collect();
+    Polyhedron::new(&pts).unwrap()
+}
+
+#[test]
+fn rounded_bodies_of_many_faces_match_the_reference_cold_and_warm() {
+    // Two rounded hulls of 160 and 120 points (well beyond `MANY_FACES`, so that the ball
+    // certificate of a first cover is checked through the face planes' tree), B turning and
+    // sliding across A in light contact: every answer, cold and warm, has the SAT depth.
+    let (a, b) = (rounded_body(3, 160), rounded_body(4, 120));
+    assert!(a.num_faces() > 100 && b.num_faces() > 100);
+    let mut warm = WarmState::cold();
+    let mut touching = 0;
+    for step in 0..60 {
+        let t = step as f64 * 0.02;
+        let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3 + t, -0.2, 0.1 * t));
+        let u = Vector3::new(t.cos(), 0.4, t.sin()).normalize();
+        // B's point with normal -u placed 0.4 % of the size below A's point with normal u.
+        let pa = a.support_point(&u);
+        let pb = rotation * b.support_point(&(rotation.inverse() * -u));
+        let rel = Pose::new(pa - u * 0.0005 - pb, rotation);
+        let (depth, _) = sat(&a, &b, &rel);
+        assert!(depth > 0.0, "step {step}");
+        touching += 1;
+        for (name, got) in [
+            ("cold", detect(&a, &b, &rel, &mut WarmState::cold())),
+            ("warm", detect(&a, &b, &rel, &mut warm)),
+        ] {
+            assert!(got.contact.touching, "step {step} {name}");
+            assert!(
+                (got.contact.penetration - depth).abs() <= 1e-9 * depth,
+                "step {step} {name}: {} against {depth}",
+                got.contact.penetration
+            );
+        }
+    }
+    assert_eq!(touching, 60);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

@@ -60,6 +60,7 @@ mod highest;
 mod hull;
 mod mass;
 mod merge;
+mod plane_tree;
 mod points;
 mod support;
 #[cfg(test)]
@@ -71,6 +72,7 @@ pub use gauss_arc::GaussArc;
 use crate::error::Result;
 use brep::BoundaryRepresentation;
 use nalgebra::Vector3;
+use plane_tree::PlaneTree;
 
 /// A convex polyhedron given as the convex hull of points, with its boundary representation.
 ///
@@ -92,6 +94,8 @@ pub struct Polyhedron {
     face_flatness: Vec<f64>,
     /// The largest of `face_flatness`.
     flatness: f64,
+    /// The face planes in a tree of normal cones ([`Self::below_every_face_plane`]).
+    plane_tree: PlaneTree,
     tolerance: f64,
 }
 
@@ -163,7 +167,9 @@ impl Polyhedron {
             })
             .collect();
         let flatness = face_flatness.iter().copied().fold(0.0, f64::max);
+        let plane_tree = PlaneTree::new(&brep.face_normals, &brep.face_offsets);
         Ok(Polyhedron {
+            plane_tree,
             edge_arcs,
             face_flatness,
             flatness,
@@ -217,6 +223,20 @@ impl Polyhedron {
     /// rounding.
     pub fn flatness(&self) -> f64 {
         self.flatness
+    }
+
+    /// Whether `point` (body frame) lies at least `depth` below every face plane:
+    /// `face_offset(f) - face_normal(f) . point >= depth` for every face `f`, the same answer as
+    /// a scan of every face gives, from the faces whose planes pass near the point only (a tree of
+    /// the faces' normal cones built with the polyhedron). When the faces are flat
+    /// ([`Self::flatness`]), the ball of radius `depth` about the point then lies inside the body.
+    pub fn below_every_face_plane(&self, point: &Vector3<f64>, depth: f64) -> bool {
+        self.plane_tree.all_at_least(
+            &self.brep.face_normals,
+            &self.brep.face_offsets,
+            point,
+            depth,
+        )
     }
 
     /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest

@@ -1,0 +1,225 @@
+//! A polyhedron's face planes in a tree of normal cones, to answer "does this point lie at least
+//! `depth` below every face plane?" (the ball certificate of the contact search) by visiting the
+//! faces whose planes pass near the point only, instead of every face: on a body of many small
+//! faces that pass is what a touching pair's query otherwise spends most of its time on.
+//!
+//! A node holds faces whose unit normals lie in the cone of axis `a` and half-angle `theta`, with
+//! offsets at least `d_min`. For a point `y`, every face `f` of the node has
+//! `d_f - n_f . y >= d_min - max_{|n| = 1, angle(n, a) <= theta} n . y`, and that maximum is
+//! `|y|` when `y` lies in the cone, `|y| cos(phi - theta)` otherwise (`phi` the angle from `a` to
+//! `y`). A margin covers the rounding of the bound and of the faces' own `d_f - n_f . y`, so that
+//! the answer is the one a scan over every face gives.
+
+use nalgebra::Vector3;
+
+/// Faces per leaf.
+const LEAF_FACES: usize = 8;
+
+/// Relative margin of a node's bound: the computed `d_f - n_f . y` of a face and the bound's own
+/// products are within a few `1e-16 (|d_f| + |y|)` of the exact values.
+const ROUNDING_MARGIN: f64 = 1e-13;
+
+/// A node: the faces `order[start..end]`, their normals within the cone of unit axis `axis` whose
+/// half-angle has cosine `cos` and sine `sin` (widened for rounding), their smallest offset
+/// `lowest_offset`, the largest `|d_f|` `largest_offset`; an inner node's children are the next
+/// node and `second`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Node {
+    axis: Vector3<f64>,
+    cos: f64,
+    sin: f64,
+    lowest_offset: f64,
+    largest_offset: f64,
+    start: usize,
+    end: usize,
+    second: Option<usize>,
+}
+
+/// The tree over a polyhedron's face planes (normals `n_f`, offsets `d_f`: `n_f . x <= d_f`
+/// inside), for [`Self::all_at_least`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct PlaneTree {
+    order: Vec<usize>,
+    nodes: Vec<Node>,
+}
+
+impl PlaneTree {
+    /// The tree over the planes `normals[f] . x = offsets[f]` (median splits of the normals along
+    /// their widest coordinate).
+    pub(super) fn new(normals: &[Vector3<f64>], offsets: &[f64]) -> Self {
+        let mut tree = PlaneTree {
+            order: (0..normals.len()).collect(),
+            nodes: Vec::with_capacity(2 * normals.len() / LEAF_FACES + 1),
+        };
+        if !normals.is_empty() {
+            tree.build(normals, offsets, 0, normals.len());
+        }
+        tree
+    }
+
+    /// Builds the subtree over `order[start..end]` and returns its root's index.
+    fn build(
+        &mut self,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        start: usize,
+        end: usize,
+    ) -> usize {
+        let slice = &mut self.order[start..end];
+        let sum: Vector3<f64> = slice.iter().map(|&f| normals[f]).sum();
+        // A cone about the mean normal; all directions (cos = -1) when the normals cancel.
+        let norm = sum.norm();
+        let (axis, cos) = if norm > 1e-6 * slice.len() as f64 {
+            let axis = sum / norm;
+            let cos = slice
+                .iter()
+                .map(|&f| axis.dot(&normals[f]))
+                .fold(1.0f64, f64::min);
+            (axis, cos)
+        } else {
+            (Vector3::x(), -1.0)
+        };
+        // Widened by about 1e-12 rad for the rounding of the cosines.
+        let cos = (cos - 1e-12).max(-1.0);
+        let sin = (1.0 - cos * cos).max(0.0).sqrt() + 1e-12;
+        let lowest_offset = slice
+            .iter()
+            .map(|&f| offsets[f])
+            .fold(f64::INFINITY, f64::min);
+        let largest_offset = slice
+            .iter()
+            .map(|&f| offsets[f].abs())
+            .fold(0.0f64, f64::max);
+        let index = self.nodes.len();
+        self.nodes.push(Node {
+            axis,
+            cos,
+            sin,
+            lowest_offset,
+            largest_offset,
+            start,
+            end,
+            second: None,
+        });
+        if end - start > LEAF_FACES {
+            let (mut lo, mut hi) = (normals[slice[0]], normals[slice[0]]);
+            for &f in slice.iter() {
+                lo = lo.inf(&normals[f]);
+                hi = hi.sup(&normals[f]);
+            }
+            let coordinate = (hi - lo).imax();
+            let middle = (end - start) / 2;
+            slice.select_nth_unstable_by(middle, |&a, &b| {
+                normals[a][coordinate].total_cmp(&normals[b][coordinate])
+            });
+            self.build(normals, offsets, start, start + middle);
+            let second = self.build(normals, offsets, start + middle, end);
+            self.nodes[index].second = Some(second);
+        }
+        index
+    }
+
+    /// Whether `offsets[f] - normals[f].dot(point) >= depth` for every face `f` (the planes the
+    /// tree was built over): the same answer as that comparison on the smallest of those values
+    /// over a scan of every face, from the faces whose planes may pass within `depth` of `point`.
+    pub(super) fn all_at_least(
+        &self,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        point: &Vector3<f64>,
+        depth: f64,
+    ) -> bool {
+        let length = point.norm();
+        let mut stack = Vec::with_capacity(64);
+        if !self.nodes.is_empty() {
+            stack.push(0usize);
+        }
+        while let Some(k) = stack.pop() {
+            let node = &self.nodes[k];
+            // The largest n . point over the node's cone.
+            let along = node.axis.dot(point);
+            let highest = if along >= node.cos * length {
+                length
+            } else {
+                let across = (length * length - along * along).max(0.0).sqrt();
+                along * node.cos + across * node.sin
+            };
+            let margin = ROUNDING_MARGIN * (node.largest_offset + length);
+            if node.lowest_offset - highest - margin >= depth {
+                continue;
+            }
+            match node.second {
+                None => {
+                    for &f in &self.order[node.start..node.end] {
+                        // NaN counts as below.
+                        let value = offsets[f] - normals[f].dot(point);
+                        if value.is_nan() || value < depth {
+                            return false;
+                        }
+                    }
+                }
+                Some(second) => stack.extend([second, k + 1]),
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic unit vectors.
+    fn unit_vectors(n: usize, seed: u64) -> Vec<Vector3<f64>> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        (0..n)
+            .map(|_| Vector3::new(next(), next(), next()).normalize())
+            .collect()
+    }
+
+    #[test]
+    fn the_answer_is_the_scans_at_and_around_the_smallest_depth() {
+        for (faces, seed) in [(1, 1), (8, 2), (9, 3), (200, 4), (3000, 5)] {
+            // Tangent planes of an ellipsoid far from the origin.
+            let normals = unit_vectors(faces, seed);
+            let centre = Vector3::new(50.0, -20.0, 7.0);
+            let offsets: Vec<f64> = normals
+                .iter()
+                .map(|n| {
+                    let support = (n.x * n.x + 0.49 * n.y * n.y + 0.25 * n.z * n.z).sqrt();
+                    n.dot(&centre) + support
+                })
+                .collect();
+            let tree = PlaneTree::new(&normals, &offsets);
+            for (k, u) in unit_vectors(300, seed + 7).iter().enumerate() {
+                // Points inside, near the surface and outside.
+                let point = centre + u * (0.3 + 0.7 * (k % 5) as f64 / 4.0);
+                let smallest = normals
+                    .iter()
+                    .zip(&offsets)
+                    .map(|(n, &d)| d - n.dot(&point))
+                    .fold(f64::INFINITY, f64::min);
+                for depth in [
+                    smallest,
+                    smallest - 1e-15,
+                    smallest + 1e-15,
+                    f64::from_bits(smallest.to_bits() + 1),
+                    smallest - 0.01,
+                    smallest + 0.01,
+                ] {
+                    assert_eq!(
+                        tree.all_at_least(&normals, &offsets, &point, depth),
+                        smallest >= depth,
+                        "faces {faces}, point {k}, depth {depth} against {smallest}"
+                    );
+                }
+            }
+        }
+    }
+}
