@@ -131,21 +131,8 @@ impl<'p> BallTree<'p> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::unit_vectors;
     use super::*;
-
-    /// Deterministic unit vectors.
-    fn unit_vectors(n: usize, seed: u64) -> Vec<Vector3<f64>> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
-        (0..n)
-            .map(|_| Vector3::new(next(), next(), next()).normalize())
-            .collect()
-    }
 
     #[test]
     fn the_highest_projection_is_the_scans_bit_for_bit() {

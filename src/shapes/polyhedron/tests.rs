@@ -36,6 +36,12 @@ impl SplitMix {
     }
 }
 
+/// `n` unit vectors, uniform on the sphere, from the seed `seed` (for the trees' tests).
+pub(super) fn unit_vectors(n: usize, seed: u64) -> Vec<Vector3<f64>> {
+    let mut rng = SplitMix(seed);
+    (0..n).map(|_| rng.on_sphere()).collect()
+}
+
 /// The corners of the axis-aligned box `lo + [0, size]`, corner `i` at the bits of `i`.
 fn box_corners(lo: Vector3<f64>, size: Vector3<f64>) -> Vec<Vector3<f64>> {
     (0..8)
