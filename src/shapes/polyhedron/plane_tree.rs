@@ -129,39 +129,46 @@ impl PlaneTree {
         point: &Vector3<f64>,
         depth: f64,
     ) -> bool {
-        let length = point.norm();
-        let mut stack = Vec::with_capacity(64);
-        if !self.nodes.is_empty() {
-            stack.push(0usize);
+        self.nodes.is_empty()
+            || self.all_at_least_in(0, normals, offsets, point, point.norm(), depth)
+    }
+
+    /// [`Self::all_at_least`] over the faces of node `k` (`length` is `|point|`), depth first,
+    /// recursing into a node's children only where its bound does not settle it (no allocation:
+    /// the recursion is as deep as the tree, at most about 60 for any number of faces).
+    fn all_at_least_in(
+        &self,
+        k: usize,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        point: &Vector3<f64>,
+        length: f64,
+        depth: f64,
+    ) -> bool {
+        let node = &self.nodes[k];
+        // The largest n . point over the node's cone.
+        let along = node.axis.dot(point);
+        let highest = if along >= node.cos * length {
+            length
+        } else {
+            let across = (length * length - along * along).max(0.0).sqrt();
+            along * node.cos + across * node.sin
+        };
+        let margin = ROUNDING_MARGIN * (node.largest_offset + length);
+        if node.lowest_offset - highest - margin >= depth {
+            return true;
         }
-        while let Some(k) = stack.pop() {
-            let node = &self.nodes[k];
-            // The largest n . point over the node's cone.
-            let along = node.axis.dot(point);
-            let highest = if along >= node.cos * length {
-                length
-            } else {
-                let across = (length * length - along * along).max(0.0).sqrt();
-                along * node.cos + across * node.sin
-            };
-            let margin = ROUNDING_MARGIN * (node.largest_offset + length);
-            if node.lowest_offset - highest - margin >= depth {
-                continue;
-            }
-            match node.second {
-                None => {
-                    for &f in &self.order[node.start..node.end] {
-                        // NaN counts as below.
-                        let value = offsets[f] - normals[f].dot(point);
-                        if value.is_nan() || value < depth {
-                            return false;
-                        }
-                    }
-                }
-                Some(second) => stack.extend([second, k + 1]),
+        match node.second {
+            None => self.order[node.start..node.end].iter().all(|&f| {
+                // NaN counts as below.
+                let value = offsets[f] - normals[f].dot(point);
+                !value.is_nan() && value >= depth
+            }),
+            Some(second) => {
+                self.all_at_least_in(k + 1, normals, offsets, point, length, depth)
+                    && self.all_at_least_in(second, normals, offsets, point, length, depth)
             }
         }
-        true
     }
 }
 
