@@ -5,86 +5,48 @@
 //! only the balls near the face's direction instead of scanning all `V` vertices per face (74901
 //! points on an ellipsoid: about 550 of the tree's 32767 nodes opened per face direction).
 
+use super::median_tree::MedianTree;
 use nalgebra::Vector3;
-
-/// Points per leaf of the tree.
-const LEAF_POINTS: usize = 8;
 
 /// Relative margin on a ball's reach for the rounding of the projections: a computed `n . x`
 /// (`|n| <= 1 + 1e-15`, three products and two sums) is within `3.4e-16 (|x| + ...)` of the exact
 /// one, and so is `n . c` of the ball's centre; `1e-14 (|c| + r)` covers both with room.
 const ROUNDING_MARGIN: f64 = 1e-14;
 
-/// A node of the tree: the ball about `centre` of radius `radius` holds the points
-/// `order[start..end]`; an inner node's children are the next node and `second`.
+/// A node's bounding ball: about `centre`, of radius `reach` (the rounding margin already added).
 #[derive(Debug, Clone, Copy)]
-struct Node {
+struct Ball {
     centre: Vector3<f64>,
-    /// The ball's radius, with the rounding margin already added to it.
     reach: f64,
-    start: usize,
-    end: usize,
-    /// The second child of an inner node (the first is the node right after it), or `None` for a
-    /// leaf.
-    second: Option<usize>,
 }
 
 /// The tree of bounding balls over a point set, for [`Self::highest`].
 #[derive(Debug, Clone)]
 pub(super) struct BallTree<'p> {
     points: &'p [Vector3<f64>],
-    order: Vec<usize>,
-    nodes: Vec<Node>,
+    tree: MedianTree<Ball>,
 }
 
 impl<'p> BallTree<'p> {
-    /// The tree over `points` (median splits along the longest side of each box).
+    /// The tree over `points`, each node's ball about the centre of its points' box.
     pub(super) fn new(points: &'p [Vector3<f64>]) -> Self {
-        let mut tree = BallTree {
-            points,
-            order: (0..points.len()).collect(),
-            nodes: Vec::with_capacity(2 * points.len() / LEAF_POINTS + 1),
-        };
-        if !points.is_empty() {
-            tree.build(0, points.len());
-        }
-        tree
-    }
-
-    /// Builds the subtree over `order[start..end]` and returns its root's index.
-    fn build(&mut self, start: usize, end: usize) -> usize {
-        let slice = &mut self.order[start..end];
-        let points = self.points;
-        let (mut lo, mut hi) = (points[slice[0]], points[slice[0]]);
-        for &i in slice.iter() {
-            lo = lo.inf(&points[i]);
-            hi = hi.sup(&points[i]);
-        }
-        let centre = (lo + hi) * 0.5;
-        let radius = slice
-            .iter()
-            .map(|&i| (points[i] - centre).norm())
-            .fold(0.0, f64::max);
-        let reach = (radius + ROUNDING_MARGIN * (centre.norm() + radius)) * (1.0 + 1e-15);
-        let index = self.nodes.len();
-        self.nodes.push(Node {
-            centre,
-            reach,
-            start,
-            end,
-            second: None,
+        let tree = MedianTree::new(points, |items| {
+            let (mut lo, mut hi) = (points[items[0]], points[items[0]]);
+            for &i in items {
+                lo = lo.inf(&points[i]);
+                hi = hi.sup(&points[i]);
+            }
+            let centre = (lo + hi) * 0.5;
+            let radius = items
+                .iter()
+                .map(|&i| (points[i] - centre).norm())
+                .fold(0.0, f64::max);
+            Ball {
+                centre,
+                reach: (radius + ROUNDING_MARGIN * (centre.norm() + radius)) * (1.0 + 1e-15),
+            }
         });
-        if end - start > LEAF_POINTS {
-            let axis = (hi - lo).imax();
-            let middle = (end - start) / 2;
-            slice.select_nth_unstable_by(middle, |&a, &b| {
-                points[a][axis].total_cmp(&points[b][axis])
-            });
-            self.build(start, start + middle);
-            let second = self.build(start + middle, end);
-            self.nodes[index].second = Some(second);
-        }
-        index
+        BallTree { points, tree }
     }
 
     /// `max(best, max_x n . x)` over the points, each projection computed as `n.dot(x)`: the same
@@ -96,21 +58,21 @@ impl<'p> BallTree<'p> {
 
     /// [`Self::highest`], and how many nodes it opened.
     fn search(&self, n: &Vector3<f64>, mut best: f64) -> (f64, usize) {
+        let nodes = &self.tree.nodes;
         let mut opened = 0;
         let mut stack = Vec::with_capacity(64);
-        if !self.nodes.is_empty() {
+        if !nodes.is_empty() {
             stack.push(0usize);
         }
-        let reach = |k: usize| n.dot(&self.nodes[k].centre) + self.nodes[k].reach;
+        let reach = |k: usize| n.dot(&nodes[k].summary.centre) + nodes[k].summary.reach;
         while let Some(k) = stack.pop() {
             if reach(k) < best {
                 continue;
             }
             opened += 1;
-            let node = &self.nodes[k];
-            match node.second {
+            match nodes[k].second {
                 None => {
-                    for &i in &self.order[node.start..node.end] {
+                    for &i in self.tree.items(k) {
                         best = best.max(n.dot(&self.points[i]));
                     }
                 }
@@ -170,9 +132,9 @@ mod tests {
         for n in unit_vectors(50, 8) {
             let (_, opened) = tree.search(&n, f64::NEG_INFINITY);
             assert!(
-                opened < tree.nodes.len() / 20,
+                opened < tree.tree.nodes.len() / 20,
                 "{opened} of {}",
-                tree.nodes.len()
+                tree.tree.nodes.len()
             );
         }
     }

@@ -59,6 +59,7 @@ mod gauss_arc;
 mod highest;
 mod hull;
 mod mass;
+mod median_tree;
 mod merge;
 mod plane_tree;
 mod points;

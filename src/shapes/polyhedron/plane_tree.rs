@@ -10,113 +10,66 @@
 //! `y`). A margin covers the rounding of the bound and of the faces' own `d_f - n_f . y`, so that
 //! the answer is the one a scan over every face gives.
 
+use super::median_tree::MedianTree;
 use nalgebra::Vector3;
-
-/// Faces per leaf.
-const LEAF_FACES: usize = 8;
 
 /// Relative margin of a node's bound: the computed `d_f - n_f . y` of a face and the bound's own
 /// products are within a few `1e-16 (|d_f| + |y|)` of the exact values.
 const ROUNDING_MARGIN: f64 = 1e-13;
 
-/// A node: the faces `order[start..end]`, their normals within the cone of unit axis `axis` whose
-/// half-angle has cosine `cos` and sine `sin` (widened for rounding), their smallest offset
-/// `lowest_offset`, the largest `|d_f|` `largest_offset`; an inner node's children are the next
-/// node and `second`.
+/// A node's faces: their normals within the cone of unit axis `axis` whose half-angle has cosine
+/// `cos` and sine `sin` (widened for rounding), their smallest offset `lowest_offset` and largest
+/// `|d_f|` `largest_offset`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Node {
+struct Cone {
     axis: Vector3<f64>,
     cos: f64,
     sin: f64,
     lowest_offset: f64,
     largest_offset: f64,
-    start: usize,
-    end: usize,
-    second: Option<usize>,
 }
 
 /// The tree over a polyhedron's face planes (normals `n_f`, offsets `d_f`: `n_f . x <= d_f`
 /// inside), for [`Self::all_at_least`].
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct PlaneTree {
-    order: Vec<usize>,
-    nodes: Vec<Node>,
+    tree: MedianTree<Cone>,
 }
 
 impl PlaneTree {
-    /// The tree over the planes `normals[f] . x = offsets[f]` (median splits of the normals along
-    /// their widest coordinate).
+    /// The tree over the planes `normals[f] . x = offsets[f]`, split by their normals.
     pub(super) fn new(normals: &[Vector3<f64>], offsets: &[f64]) -> Self {
-        let mut tree = PlaneTree {
-            order: (0..normals.len()).collect(),
-            nodes: Vec::with_capacity(2 * normals.len() / LEAF_FACES + 1),
-        };
-        if !normals.is_empty() {
-            tree.build(normals, offsets, 0, normals.len());
-        }
-        tree
-    }
-
-    /// Builds the subtree over `order[start..end]` and returns its root's index.
-    fn build(
-        &mut self,
-        normals: &[Vector3<f64>],
-        offsets: &[f64],
-        start: usize,
-        end: usize,
-    ) -> usize {
-        let slice = &mut self.order[start..end];
-        let sum: Vector3<f64> = slice.iter().map(|&f| normals[f]).sum();
-        // A cone about the mean normal; all directions (cos = -1) when the normals cancel.
-        let norm = sum.norm();
-        let (axis, cos) = if norm > 1e-6 * slice.len() as f64 {
-            let axis = sum / norm;
-            let cos = slice
-                .iter()
-                .map(|&f| axis.dot(&normals[f]))
-                .fold(1.0f64, f64::min);
-            (axis, cos)
-        } else {
-            (Vector3::x(), -1.0)
-        };
-        // Widened by about 1e-12 rad for the rounding of the cosines.
-        let cos = (cos - 1e-12).max(-1.0);
-        let sin = (1.0 - cos * cos).max(0.0).sqrt() + 1e-12;
-        let lowest_offset = slice
-            .iter()
-            .map(|&f| offsets[f])
-            .fold(f64::INFINITY, f64::min);
-        let largest_offset = slice
-            .iter()
-            .map(|&f| offsets[f].abs())
-            .fold(0.0f64, f64::max);
-        let index = self.nodes.len();
-        self.nodes.push(Node {
-            axis,
-            cos,
-            sin,
-            lowest_offset,
-            largest_offset,
-            start,
-            end,
-            second: None,
-        });
-        if end - start > LEAF_FACES {
-            let (mut lo, mut hi) = (normals[slice[0]], normals[slice[0]]);
-            for &f in slice.iter() {
-                lo = lo.inf(&normals[f]);
-                hi = hi.sup(&normals[f]);
+        let tree = MedianTree::new(normals, |faces| {
+            let sum: Vector3<f64> = faces.iter().map(|&f| normals[f]).sum();
+            // A cone about the mean normal; all directions (cos = -1) when the normals cancel.
+            let norm = sum.norm();
+            let (axis, cos) = if norm > 1e-6 * faces.len() as f64 {
+                let axis = sum / norm;
+                let cos = faces
+                    .iter()
+                    .map(|&f| axis.dot(&normals[f]))
+                    .fold(1.0f64, f64::min);
+                (axis, cos)
+            } else {
+                (Vector3::x(), -1.0)
+            };
+            // Widened by about 1e-12 rad for the rounding of the cosines.
+            let cos = (cos - 1e-12).max(-1.0);
+            Cone {
+                axis,
+                cos,
+                sin: (1.0 - cos * cos).max(0.0).sqrt() + 1e-12,
+                lowest_offset: faces
+                    .iter()
+                    .map(|&f| offsets[f])
+                    .fold(f64::INFINITY, f64::min),
+                largest_offset: faces
+                    .iter()
+                    .map(|&f| offsets[f].abs())
+                    .fold(0.0f64, f64::max),
             }
-            let coordinate = (hi - lo).imax();
-            let middle = (end - start) / 2;
-            slice.select_nth_unstable_by(middle, |&a, &b| {
-                normals[a][coordinate].total_cmp(&normals[b][coordinate])
-            });
-            self.build(normals, offsets, start, start + middle);
-            let second = self.build(normals, offsets, start + middle, end);
-            self.nodes[index].second = Some(second);
-        }
-        index
+        });
+        PlaneTree { tree }
     }
 
     /// Whether `offsets[f] - normals[f].dot(point) >= depth` for every face `f` (the planes the
@@ -129,7 +82,7 @@ impl PlaneTree {
         point: &Vector3<f64>,
         depth: f64,
     ) -> bool {
-        self.nodes.is_empty()
+        self.tree.nodes.is_empty()
             || self.all_at_least_in(0, normals, offsets, point, point.norm(), depth)
     }
 
@@ -145,25 +98,27 @@ impl PlaneTree {
         length: f64,
         depth: f64,
     ) -> bool {
-        let node = &self.nodes[k];
+        let node = &self.tree.nodes[k];
+        let cone = &node.summary;
         // The largest n . point over the node's cone.
-        let along = node.axis.dot(point);
-        let highest = if along >= node.cos * length {
+        let along = cone.axis.dot(point);
+        let highest = if along >= cone.cos * length {
             length
         } else {
             let across = (length * length - along * along).max(0.0).sqrt();
-            along * node.cos + across * node.sin
+            along * cone.cos + across * cone.sin
         };
-        let margin = ROUNDING_MARGIN * (node.largest_offset + length);
-        if node.lowest_offset - highest - margin >= depth {
+        let margin = ROUNDING_MARGIN * (cone.largest_offset + length);
+        if cone.lowest_offset - highest - margin >= depth {
             return true;
         }
         match node.second {
-            None => self.order[node.start..node.end].iter().all(|&f| {
-                // NaN counts as below.
-                let value = offsets[f] - normals[f].dot(point);
-                !value.is_nan() && value >= depth
-            }),
+            // NaN fails the comparison: counted as below.
+            None => self
+                .tree
+                .items(k)
+                .iter()
+                .all(|&f| offsets[f] - normals[f].dot(point) >= depth),
             Some(second) => {
                 self.all_at_least_in(k + 1, normals, offsets, point, length, depth)
                     && self.all_at_least_in(second, normals, offsets, point, length, depth)
