@@ -63,6 +63,7 @@ thread_local! {
             faces: Vec::new(),
             witness_bounds_a: Vec::new(),
             witness_bounds_b: Vec::new(),
+            edges_a: Vec::new(),
             reaching_b: Vec::new(),
         })
     };
@@ -80,6 +81,10 @@ struct Scratch {
     /// ball certificate); kept as A's are, which is faster than a gather that writes one list and
     /// not the other.
     witness_bounds_b: Vec<f64>,
+    /// On a body A of many faces, gathered through its face-plane tree: A's edges that have a
+    /// face whose witness bound was below the gather's level, in increasing order (the others are
+    /// barred, module documentation).
+    edges_a: Vec<usize>,
     /// B's edges whose overlap bound is below the bar (gathered on first need).
     reaching_b: Vec<ReachingEdge>,
 }
@@ -88,10 +93,13 @@ struct Scratch {
 /// within it of the best overlap are evaluated, so rounding in a bound never drops the minimum.
 const PRUNE_SLACK: f64 = 1e-9;
 
-/// Faces beyond which the ball certificate of the best first cover is checked through the face
-/// planes' tree ([`Polyhedron::below_every_face_plane`]) before the face gather, which it saves
-/// when it holds; on fewer faces the check costs more than it saves (the cold random pairs of
-/// 4-60 vertices took 3 % longer with it on every body), and the gather checks it on the way.
+/// Faces beyond which a body's faces are looked at through its face planes' tree instead of a
+/// scan: the ball certificate of the best first cover is checked before the face gather
+/// ([`Polyhedron::below_every_face_plane`]), which it saves when it holds, and the gather itself
+/// visits only the faces whose witness bound is low ([`gather_faces_by_tree`]), and then only
+/// their edges. On fewer faces the tree costs more than it saves (the cold random pairs of 4-60
+/// vertices took 3 % longer with the first check on every body), and the gather's scan checks the
+/// certificate on the way.
 const MANY_FACES: usize = 128;
 
 /// Where the support searches of the two bodies start: the previous answers. An index out of
@@ -433,10 +441,52 @@ fn gather_faces(
     below
 }
 
+/// [`gather_faces`] through `body`'s face planes' tree, for a body of many faces: the same faces
+/// appended to `faces` (in the tree's order: the caller sorts them) and the same answer, from the
+/// faces whose witness bound is below `level` only (`level` at least `bar` and `depth`: every
+/// other face is neither appended nor below `depth`), and no witness bound written. When `edges`
+/// is given, the edges of those faces are appended to it (with repeats).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn gather_faces_by_tree(
+    body: &Polyhedron,
+    witness: &Vector3<f64>,
+    ball: (Vector3<f64>, f64),
+    bar: f64,
+    done: usize,
+    base: usize,
+    depth: f64,
+    level: f64,
+    faces: &mut Vec<(i64, usize)>,
+    mut edges: Option<&mut Vec<usize>>,
+) -> bool {
+    debug_assert!(level >= bar && (depth.is_nan() || level >= depth));
+    let (normals, offsets) = (body.face_normals(), body.face_offsets());
+    let (centre, radius) = ball;
+    // As the scan's running `and`: false for a NaN depth.
+    let mut below = !depth.is_nan();
+    body.each_face_below(witness, level, |f, by_witness| {
+        below &= by_witness >= depth;
+        let bound = (offsets[f] + radius - normals[f].dot(&centre)).max(by_witness);
+        if bound < bar && f != done {
+            faces.push((ordered_key(bound), base + f));
+        }
+        if let Some(edges) = edges.as_deref_mut() {
+            edges.extend_from_slice(body.face_edges(f));
+        }
+        true
+    });
+    below
+}
+
 /// The face of `body` with the lowest ball bound `d_f - n_f . c` (the other body's centre `c`
 /// in `body`'s frame; the radius is the same for all faces): the plane that comes nearest to
-/// passing below the other body, whose v-f cover is the first evaluated.
-fn lowest_ball_bound(body: &Polyhedron, centre: &Vector3<f64>) -> usize {
+/// passing below the other body, whose v-f cover is the first evaluated. Through the face planes'
+/// tree on a body of many faces, with the scan's answer.
+fn lowest_ball_bound(body: &Polyhedron, centre: &Vector3<f64>, many_faces: usize) -> usize {
+    if body.num_faces() > many_faces {
+        return body.face_lowest_under(centre);
+    }
     let mut best = 0;
     let mut best_bound = f64::INFINITY;
     for (f, (n, &d)) in body
@@ -759,6 +809,18 @@ fn walk_crossings(
 /// first, it makes the pruning bound tight at once; without it (the initial detection) the face
 /// of A and the face of B with the lowest ball bound (module documentation) are evaluated first.
 pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> Outcome {
+    search_with(pair, seed, hints, MANY_FACES)
+}
+
+/// [`search`], with the face count beyond which a body's faces are looked at through its tree
+/// (`usize::MAX`: never, as the tests compare).
+#[inline(always)]
+fn search_with(
+    pair: &PolyhedronPair,
+    seed: Option<Cover>,
+    hints: &mut Hints,
+    many_faces: usize,
+) -> Outcome {
     let (a, b) = (pair.a, pair.b);
     // The previous step's cover first: a pair apart most often stays apart along it.
     let mut lowest = LowestUnderFaces::new();
@@ -799,12 +861,12 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         }
         None => {
             // The faces with the lowest ball bounds first: a tight bar early.
-            done_a = lowest_ball_bound(a, &centre_b);
+            done_a = lowest_ball_bound(a, &centre_b, many_faces);
             let cover_a = lowest.face_a_cover(pair, done_a, hints);
             if run.consider_unwitnessed(cover_a) || settled(&mut run, &cover_a) {
                 return run.outcome();
             }
-            done_b = lowest_ball_bound(b, &centre_a);
+            done_b = lowest_ball_bound(b, &centre_a, many_faces);
             let cover_b = face_b_cover(pair, done_b, hints);
             let improves = run.best.map_or(true, |b| cover_b.overlap < b.overlap);
             if run.consider_unwitnessed(cover_b) || (improves && settled(&mut run, &cover_b)) {
@@ -823,7 +885,7 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         Cover::VertexFace { .. } => b.num_faces(),
         Cover::EdgeEdge { .. } => 0,
     };
-    if faces_of_its_face > MANY_FACES && vertex_ball_holds(pair, &first, rounding) {
+    if faces_of_its_face > many_faces && vertex_ball_holds(pair, &first, rounding) {
         return run.outcome();
     }
     run.witness_best();
@@ -847,29 +909,66 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
             Cover::VertexFace { .. } => (f64::NAN, depth),
             Cover::EdgeEdge { .. } => (f64::NAN, f64::NAN),
         };
-        let below_a = gather_faces(
-            a,
-            &witness_b,
-            ball_b,
-            bar,
-            done_a,
-            0,
-            depth_a,
-            faces,
-            witness_bounds_a,
-        );
-        let witness_bounds_b = &mut scratch.witness_bounds_b;
-        let below_b = gather_faces(
-            b,
-            &witness_a,
-            ball_a,
-            bar,
-            done_b,
-            count_a,
-            depth_b,
-            faces,
-            witness_bounds_b,
-        );
+        // How far below its face's plane a vertex of A may lie (a face's plane is the highest
+        // over its vertices; merged faces are planar within two tolerances).
+        let off_plane_a = 2.0 * a.tolerance();
+        // A body of many faces through its tree (a bar that is not a number: the scan, whose
+        // edge loop then bars no edge). A's edges that are not barred by their faces' witness
+        // bounds at the bar plus `off_plane_a` (module documentation) are gathered with them.
+        let tree_a = a.num_faces() > many_faces && bar >= 0.0;
+        let below_a = if tree_a {
+            scratch.edges_a.clear();
+            gather_faces_by_tree(
+                a,
+                &witness_b,
+                ball_b,
+                bar,
+                done_a,
+                0,
+                depth_a,
+                (bar + off_plane_a).max(depth_a),
+                faces,
+                Some(&mut scratch.edges_a),
+            )
+        } else {
+            gather_faces(
+                a,
+                &witness_b,
+                ball_b,
+                bar,
+                done_a,
+                0,
+                depth_a,
+                faces,
+                witness_bounds_a,
+            )
+        };
+        let below_b = if b.num_faces() > many_faces && bar >= 0.0 {
+            gather_faces_by_tree(
+                b,
+                &witness_a,
+                ball_a,
+                bar,
+                done_b,
+                count_a,
+                depth_b,
+                bar.max(depth_b),
+                faces,
+                None,
+            )
+        } else {
+            gather_faces(
+                b,
+                &witness_a,
+                ball_a,
+                bar,
+                done_b,
+                count_a,
+                depth_b,
+                faces,
+                &mut scratch.witness_bounds_b,
+            )
+        };
         if (below_a || below_b) && vertex_ball_settles(pair, &first, rounding) {
             return;
         }
@@ -905,18 +1004,33 @@ pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> 
         // e-e covers: the edges whose overlap bound is below the bar (module documentation),
         // then their crossing pairs.
         let edges_b = &mut scratch.reaching_b;
-        // How far below its face's plane a vertex of A may lie (a face's plane is the highest
-        // over its vertices; merged faces are planar within two tolerances).
-        let off_plane_a = 2.0 * a.tolerance();
         edges_b.clear();
         let mut gathered = false;
-        for i in 0..a.num_edges() {
+        // On a body A of many faces, only the edges its gather kept, in increasing order as
+        // the scan takes them: the bar has not risen since (it only falls) and is at least 0
+        // (a negative one ends the search), so the scan bars every other one.
+        let edges_a = &mut scratch.edges_a;
+        if tree_a {
+            edges_a.sort_unstable();
+            edges_a.dedup();
+        }
+        let (normals_a, offsets_a) = (a.face_normals(), a.face_offsets());
+        // The witness bound of A's face `f` at the gather, as the gather computed it.
+        let witness_bound_a = |f: usize| {
+            if tree_a {
+                offsets_a[f] - normals_a[f].dot(&witness_b)
+            } else {
+                witness_bounds_a[f]
+            }
+        };
+        let edge_count = if tree_a { edges_a.len() } else { a.num_edges() };
+        for i in (0..edge_count).map(|k| if tree_a { edges_a[k] } else { k }) {
             let edge = a.edge(i);
             // With a positive bar, an edge whose two faces are both barred by the same witness
             // is barred too (module documentation).
             if run.bar >= 0.0
-                && witness_bounds_a[edge.left_face()] >= run.bar + off_plane_a
-                && witness_bounds_a[edge.right_face()] >= run.bar + off_plane_a
+                && witness_bound_a(edge.left_face()) >= run.bar + off_plane_a
+                && witness_bound_a(edge.right_face()) >= run.bar + off_plane_a
             {
                 continue;
             }
@@ -1009,6 +1123,49 @@ mod tests {
     use super::*;
     use crate::pose::Pose;
     use nalgebra::UnitQuaternion;
+
+    #[test]
+    fn the_face_planes_trees_change_no_outcome() {
+        // Rounded hulls of many faces (either body, or both) in light contact, in deeper contact
+        // and just apart, along a turning sequence, cold and seeded with the last best cover:
+        // the search through the trees evaluates the same covers and ends on the same best, bit
+        // for bit, as the search that scans every face.
+        use super::super::tests::rounded_body;
+        let (big, other_big, small) = (
+            rounded_body(5, 120),
+            rounded_body(6, 90),
+            rounded_body(7, 12),
+        );
+        assert!(big.num_faces() > MANY_FACES && other_big.num_faces() > MANY_FACES);
+        assert!(small.num_faces() <= MANY_FACES);
+        let mut tree_covers = 0;
+        for (a, b) in [(&big, &other_big), (&big, &small), (&small, &big)] {
+            let mut seed = None;
+            for step in 0..30 {
+                let t = step as f64 * 0.07;
+                let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3 + t, -0.2, 0.1));
+                let u = Vector3::new(t.cos(), 0.3, t.sin()).normalize();
+                let pa = a.support_point(&u);
+                let pb = rotation * b.support_point(&(rotation.inverse() * -u));
+                let overlap = [0.004, 0.03, -0.002][step % 3];
+                let rel = Pose::new(pa - u * overlap - pb, rotation);
+                let pair = PolyhedronPair::new(a, b, &rel);
+                for start in [None, seed] {
+                    let (mut hints_tree, mut hints_scan) = (Hints::NONE, Hints::NONE);
+                    let tree = search_with(&pair, start, &mut hints_tree, MANY_FACES);
+                    let scan = search_with(&pair, start, &mut hints_scan, usize::MAX);
+                    assert_eq!(tree.best.cover, scan.best.cover, "step {step}");
+                    assert_eq!(tree.best.overlap.to_bits(), scan.best.overlap.to_bits());
+                    assert_eq!(tree.covers, scan.covers, "step {step}");
+                    assert_eq!(hints_tree, hints_scan, "step {step}");
+                    assert_eq!(tree.best.overlap > 0.0, overlap > 0.0, "step {step}");
+                    tree_covers += tree.covers;
+                }
+                seed = Some(search(&pair, seed, &mut Hints::default()).best.cover);
+            }
+        }
+        assert!(tree_covers > 0);
+    }
 
     #[test]
     fn both_bounds_are_below_the_bar_between_where_each_crosses_it() {

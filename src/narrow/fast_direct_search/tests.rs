@@ -229,7 +229,7 @@ pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
 /// The hull of `n` pseudo-random points (seeded) on and inside an ellipsoid of semi-axes 1, 0.7
 /// and 0.5, three in four on its surface: a rounded body of many small faces, as a scanned
 /// particle's hull.
-fn rounded_body(seed: u64, n: usize) -> Polyhedron {
+pub(super) fn rounded_body(seed: u64, n: usize) -> Polyhedron {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = || {
         s ^= s << 13;

@@ -240,6 +240,34 @@ impl Polyhedron {
         )
     }
 
+    /// Calls `visit(f, value)` for every face `f` whose `value = face_offset(f) - face_normal(f) .
+    /// point` (`point` in the body frame; the value as a scan of every face computes it) is below
+    /// `level` or NaN, until `visit` returns `false`; returns whether it never did. Through the
+    /// tree of [`Self::below_every_face_plane`], so that only the faces whose planes pass near
+    /// `point` are looked at; the order of the visits is the tree's, not the faces'.
+    pub fn each_face_below(
+        &self,
+        point: &Vector3<f64>,
+        level: f64,
+        mut visit: impl FnMut(usize, f64) -> bool,
+    ) -> bool {
+        self.plane_tree.each_below(
+            &self.brep.face_normals,
+            &self.brep.face_offsets,
+            point,
+            level,
+            &mut visit,
+        )
+    }
+
+    /// The face whose plane passes lowest under `point` (body frame): the smallest
+    /// `face_offset(f) - face_normal(f) . point`, the lowest index among equal ones, as a scan in
+    /// index order finds it, through the tree of [`Self::below_every_face_plane`].
+    pub fn face_lowest_under(&self, point: &Vector3<f64>) -> usize {
+        self.plane_tree
+            .lowest(&self.brep.face_normals, &self.brep.face_offsets, point)
+    }
+
     /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest
     /// feature), body frame.
     pub fn edge_arc(&self, e: usize) -> &GaussArc {

@@ -82,24 +82,62 @@ impl PlaneTree {
         point: &Vector3<f64>,
         depth: f64,
     ) -> bool {
-        self.tree.nodes.is_empty()
-            || self.all_at_least_in(0, normals, offsets, point, point.norm(), depth)
+        self.each_below(normals, offsets, point, depth, &mut |_, _| false)
     }
 
-    /// [`Self::all_at_least`] over the faces of node `k` (`length` is `|point|`), depth first,
+    /// Calls `visit(f, value)` for every face `f` whose `value = offsets[f] -
+    /// normals[f].dot(point)` (computed as a scan computes it) is below `level` (or NaN), in the
+    /// tree's order, until `visit` returns `false`; returns whether it never did. The faces not
+    /// visited are exactly those a scan finds at or above `level`.
+    pub(super) fn each_below(
+        &self,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        point: &Vector3<f64>,
+        level: f64,
+        visit: &mut impl FnMut(usize, f64) -> bool,
+    ) -> bool {
+        self.tree.nodes.is_empty()
+            || self.each_below_in(0, normals, offsets, point, point.norm(), level, visit)
+    }
+
+    /// [`Self::each_below`] over the faces of node `k` (`length` is `|point|`), depth first,
     /// recursing into a node's children only where its bound does not settle it (no allocation:
     /// the recursion is as deep as the tree, at most about 60 for any number of faces).
-    fn all_at_least_in(
+    #[allow(clippy::too_many_arguments)]
+    fn each_below_in(
         &self,
         k: usize,
         normals: &[Vector3<f64>],
         offsets: &[f64],
         point: &Vector3<f64>,
         length: f64,
-        depth: f64,
+        level: f64,
+        visit: &mut impl FnMut(usize, f64) -> bool,
     ) -> bool {
         let node = &self.tree.nodes[k];
-        let cone = &node.summary;
+        if self.lower_bound(k, point, length) >= level {
+            return true;
+        }
+        match node.second {
+            None => self.tree.items(k).iter().all(|&f| {
+                let value = offsets[f] - normals[f].dot(point);
+                // NaN fails the comparison: visited as below.
+                value >= level || visit(f, value)
+            }),
+            Some(second) => {
+                self.each_below_in(k + 1, normals, offsets, point, length, level, visit)
+                    && self.each_below_in(second, normals, offsets, point, length, level, visit)
+            }
+        }
+    }
+
+    /// A lower bound of `offsets[f] - normals[f].dot(point)` (as computed) over the faces of node
+    /// `k` (`length` is `|point|`): the node's lowest offset less the largest `n . point` over its
+    /// cone, less the rounding margin.
+    #[inline]
+    fn lower_bound(&self, k: usize, point: &Vector3<f64>, length: f64) -> f64 {
+        let cone = &self.tree.nodes[k].summary;
         // The largest n . point over the node's cone.
         let along = cone.axis.dot(point);
         let highest = if along >= cone.cos * length {
@@ -109,19 +147,62 @@ impl PlaneTree {
             along * cone.cos + across * cone.sin
         };
         let margin = ROUNDING_MARGIN * (cone.largest_offset + length);
-        if cone.lowest_offset - highest - margin >= depth {
-            return true;
+        cone.lowest_offset - highest - margin
+    }
+
+    /// The face of the smallest `offsets[f] - normals[f].dot(point)` (the lowest index among
+    /// equal ones; face 0 when no value is below infinity): the face a scan in index order that
+    /// keeps each strictly lower value finds, by branch and bound.
+    pub(super) fn lowest(
+        &self,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        point: &Vector3<f64>,
+    ) -> usize {
+        let mut best = (f64::INFINITY, 0);
+        if !self.tree.nodes.is_empty() {
+            self.lowest_in(0, normals, offsets, point, point.norm(), &mut best);
         }
-        match node.second {
-            // NaN fails the comparison: counted as below.
-            None => self
-                .tree
-                .items(k)
-                .iter()
-                .all(|&f| offsets[f] - normals[f].dot(point) >= depth),
+        best.1
+    }
+
+    /// [`Self::lowest`] over node `k`, improving `best` (value, face): the child of the lower
+    /// bound first, and no node whose bound is above the best value.
+    fn lowest_in(
+        &self,
+        k: usize,
+        normals: &[Vector3<f64>],
+        offsets: &[f64],
+        point: &Vector3<f64>,
+        length: f64,
+        best: &mut (f64, usize),
+    ) {
+        match self.tree.nodes[k].second {
+            None => {
+                for &f in self.tree.items(k) {
+                    let value = offsets[f] - normals[f].dot(point);
+                    if value < best.0 || (value == best.0 && f < best.1) {
+                        *best = (value, f);
+                    }
+                }
+            }
             Some(second) => {
-                self.all_at_least_in(k + 1, normals, offsets, point, length, depth)
-                    && self.all_at_least_in(second, normals, offsets, point, length, depth)
+                let (first, second) = (k + 1, second);
+                let (low_first, low_second) = (
+                    self.lower_bound(first, point, length),
+                    self.lower_bound(second, point, length),
+                );
+                let order = if low_second < low_first {
+                    [(second, low_second), (first, low_first)]
+                } else {
+                    [(first, low_first), (second, low_second)]
+                };
+                for (child, low) in order {
+                    // A bound equal to the best may still hide a face of a lower index.
+                    if low <= best.0 || low.is_nan() {
+                        self.lowest_in(child, normals, offsets, point, length, best);
+                    }
+                }
             }
         }
     }
@@ -154,6 +235,34 @@ mod tests {
                     .zip(&offsets)
                     .map(|(n, &d)| d - n.dot(&point))
                     .fold(f64::INFINITY, f64::min);
+                let lowest = normals
+                    .iter()
+                    .zip(&offsets)
+                    .map(|(n, &d)| d - n.dot(&point))
+                    .position(|v| v == smallest)
+                    .unwrap();
+                assert_eq!(
+                    tree.lowest(&normals, &offsets, &point),
+                    lowest,
+                    "faces {faces}, point {k}"
+                );
+                let mut visited = Vec::new();
+                let level = smallest + 0.05;
+                assert!(
+                    tree.each_below(&normals, &offsets, &point, level, &mut |f, v| {
+                        visited.push((f, v));
+                        true
+                    })
+                );
+                visited.sort_by_key(|&(f, _)| f);
+                let scanned: Vec<(usize, f64)> = normals
+                    .iter()
+                    .zip(&offsets)
+                    .map(|(n, &d)| d - n.dot(&point))
+                    .enumerate()
+                    .filter(|&(_, v)| v < level)
+                    .collect();
+                assert_eq!(visited, scanned, "faces {faces}, point {k}");
                 for depth in [
                     smallest,
                     smallest - 1e-15,
