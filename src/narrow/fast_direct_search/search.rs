@@ -1126,7 +1126,7 @@ mod tests {
 
     #[test]
     fn the_face_planes_trees_change_no_outcome() {
-        // Rounded hulls of many faces (either body, or both) in light contact, in deeper contact
+        // Rounded hulls and a prism of many faces (either body, or both) in light contact, deeper
         // and just apart, along a turning sequence, cold and seeded with the last best cover:
         // the search through the trees evaluates the same covers and ends on the same best, bit
         // for bit, as the search that scans every face.
@@ -1136,10 +1136,26 @@ mod tests {
             rounded_body(6, 90),
             rounded_body(7, 12),
         );
-        assert!(big.num_faces() > MANY_FACES && other_big.num_faces() > MANY_FACES);
+        // A prism of 150 sides: two caps of 150 edges among its faces.
+        let prism: Vec<Vector3<f64>> = (0..300)
+            .map(|k| {
+                let angle = (k / 2) as f64 * std::f64::consts::TAU / 150.0;
+                Vector3::new(0.6 * angle.cos(), 0.6 * angle.sin(), [-0.4, 0.4][k % 2])
+            })
+            .collect();
+        let prism = Polyhedron::new(&prism).unwrap();
+        for body in [&big, &other_big, &prism] {
+            assert!(body.num_faces() > MANY_FACES, "{}", body.num_faces());
+        }
         assert!(small.num_faces() <= MANY_FACES);
         let mut tree_covers = 0;
-        for (a, b) in [(&big, &other_big), (&big, &small), (&small, &big)] {
+        for (a, b) in [
+            (&big, &other_big),
+            (&big, &small),
+            (&small, &big),
+            (&prism, &prism),
+            (&prism, &big),
+        ] {
             let mut seed = None;
             for step in 0..30 {
                 let t = step as f64 * 0.07;
