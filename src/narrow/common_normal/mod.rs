@@ -346,8 +346,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// The Newton (or Levenberg-Marquardt) step in the angles of `der`'s chart, at most
     /// [`MAX_STEP`] long, and whether it is the plain Newton step (Hessian positive definite, not
-    /// shortened).
-    fn step(der: &Derivatives) -> (Vector2<f64>, bool) {
+    /// shortened). Levenberg-Marquardt's shift is `damping` times the trace of the Gauss-Newton
+    /// matrix.
+    fn step(der: &Derivatives, damping: f64) -> (Vector2<f64>, bool) {
         let g = der.gradient;
         let h = der.hessian;
         let newton = if h[(0, 0)] > 0.0 && h.determinant() > 0.0 {
@@ -359,7 +360,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let step = newton.unwrap_or_else(|| {
             // Levenberg-Marquardt on the positive semi-definite Gauss-Newton model.
             let gn = der.gauss_newton;
-            let lambda = 1e-3 * gn.trace() + f64::MIN_POSITIVE;
+            let lambda = damping * gn.trace() + f64::MIN_POSITIVE;
             solve2(&(gn + Matrix2::identity() * lambda), &-g).unwrap_or(-g)
         });
         let len = step.norm();
@@ -405,8 +406,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let mut previous_newton = f64::INFINITY;
         // The pair's length scale, for the point error of a direction error.
         let size = self.translation.norm();
+        // Levenberg-Marquardt's damping (relative to the model's trace), adapted to the steps
+        // (Marquardt 1963): a tenth after a full step is taken, tenfold (up to where it starts)
+        // after a step had to be shortened. A fixed 1e-3 held the soft directions of an elongated
+        // pair (curvature radii far apart, an ill-conditioned model) to the stiff one's scale.
+        let mut damping = 1e-3;
         for _ in 0..MAX_ITERATIONS {
-            let (step, is_newton) = Self::step(&der);
+            let (step, is_newton) = Self::step(&der, damping);
             let len = step.norm();
             *iterations += 1;
             // Converged: the step is below the tolerance, or this and the last are plain Newton
@@ -448,8 +454,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 der = full;
                 if is_newton {
                     previous_newton = len;
+                } else {
+                    damping = (damping * 0.1).max(1e-15);
                 }
                 continue;
+            }
+            if !is_newton {
+                damping = (damping * 10.0).min(1e-3);
             }
             // Backtracking on the halved step (points only), then derivatives at the accepted one.
             let armijo = |trial: &Points, scale: f64| trial.f() <= f0 + 1e-4 * scale * slope;
