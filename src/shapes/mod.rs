@@ -102,9 +102,24 @@ impl Shape {
         }
     }
 
-    /// The tight world-frame axis-aligned bounding box `(lo, hi)` of the shape at `pose`.
+    /// The tight world-frame axis-aligned bounding box `(lo, hi)` of the shape at `pose` (host
+    /// length unit): for spheres, superellipsoids and polyhedra by their own closed forms or
+    /// passes, otherwise by the support points along the world axes.
     pub fn aabb(&self, pose: &Pose) -> (Vector3<f64>, Vector3<f64>) {
-        // The support point along each world axis, mapped into the body frame, bounds the box exactly.
+        match self {
+            Shape::Sphere(s) => {
+                let r = Vector3::repeat(s.radius());
+                (pose.position - r, pose.position + r)
+            }
+            Shape::Superellipsoid(s) => s.aabb(pose),
+            Shape::Polyhedron(p) => p.aabb(pose),
+            Shape::PotentialParticle(_) => self.aabb_by_support_points(pose),
+        }
+    }
+
+    /// [`Self::aabb`] by the support point along each world axis both ways, mapped into the body
+    /// frame and back: six support points.
+    fn aabb_by_support_points(&self, pose: &Pose) -> (Vector3<f64>, Vector3<f64>) {
         let mut lo = Vector3::zeros();
         let mut hi = Vector3::zeros();
         for axis in 0..3 {
@@ -122,6 +137,67 @@ impl Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_familys_box_is_the_one_of_its_support_points() {
+        // Every family's own box against the six support points along the world axes, at
+        // turned and moved poses: the same to rounding (a polyhedron's box is its vertices').
+        let points = |n: usize| -> Vec<Vector3<f64>> {
+            (0..n)
+                .map(|k| {
+                    let t = k as f64;
+                    Vector3::new(
+                        (1.7 * t).sin() * 0.6,
+                        (2.3 * t + 0.4).cos() * 0.5,
+                        (0.9 * t).sin() * (1.1 * t).cos() * 0.4,
+                    )
+                })
+                .collect()
+        };
+        let shapes = [
+            Shape::Sphere(Sphere::new(0.7).unwrap()),
+            Shape::Superellipsoid(Superellipsoid::new(1.0, 0.4, 0.7, 0.3, 1.6).unwrap()),
+            Shape::Superellipsoid(Superellipsoid::new(0.5, 2.0, 0.2, 1.0, 1.0).unwrap()),
+            Shape::Polyhedron(Polyhedron::new(&points(30)).unwrap()),
+            // 2000 points of a spiral on an ellipsoid: every one a vertex of the hull.
+            Shape::Polyhedron(
+                Polyhedron::new(
+                    &(0..2000)
+                        .map(|k| {
+                            let z = 1.0 - (2.0 * k as f64 + 1.0) / 2000.0;
+                            let (sin, cos) = (2.4 * k as f64).sin_cos();
+                            let r = (1.0 - z * z).sqrt();
+                            Vector3::new(r * cos, 0.6 * r * sin, 0.4 * z)
+                        })
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap(),
+            ),
+        ];
+        if let Shape::Polyhedron(p) = &shapes[4] {
+            assert!(p.num_vertices() > 1024, "{}", p.num_vertices());
+        }
+        for (k, shape) in shapes.iter().enumerate() {
+            for step in 0..20 {
+                let t = step as f64;
+                let pose = Pose::new(
+                    Vector3::new(3.0 * t, -1.0, 0.5 * t),
+                    nalgebra::UnitQuaternion::from_scaled_axis(Vector3::new(
+                        0.3 * t,
+                        1.0 - 0.1 * t,
+                        0.7,
+                    )),
+                );
+                let (lo, hi) = shape.aabb(&pose);
+                let (lo_ref, hi_ref) = shape.aabb_by_support_points(&pose);
+                let size = 1.0 + pose.position.norm();
+                assert!(
+                    (lo - lo_ref).amax() <= 1e-14 * size && (hi - hi_ref).amax() <= 1e-14 * size,
+                    "shape {k}, step {step}: {lo:?} {hi:?} against {lo_ref:?} {hi_ref:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn sphere_aabb_is_centre_plus_minus_radius() {

@@ -268,6 +268,35 @@ impl Polyhedron {
             .lowest(&self.brep.face_normals, &self.brep.face_offsets, point)
     }
 
+    /// The tight world-frame axis-aligned box `(lo, hi)` of the body at `pose` (host length
+    /// unit): every vertex turned into the world frame in one pass, their smallest and largest
+    /// coordinates, on bodies of up to a thousand vertices; on larger ones, the support vertex
+    /// along each world axis both ways (a climb over the body's edges).
+    pub fn aabb(&self, pose: &crate::pose::Pose) -> (Vector3<f64>, Vector3<f64>) {
+        let positions = &self.brep.positions;
+        if positions.len() > support::COLD_SCAN_LIMIT {
+            let mut lo = Vector3::zeros();
+            let mut hi = Vector3::zeros();
+            for axis in 0..3 {
+                let e = Vector3::ith(axis, 1.0);
+                let up = self.support_point(&pose.inverse_transform_vector(&e));
+                let down = self.support_point(&pose.inverse_transform_vector(&-e));
+                hi[axis] = pose.transform_point(&up)[axis];
+                lo[axis] = pose.transform_point(&down)[axis];
+            }
+            return (lo, hi);
+        }
+        let rotation = pose.rotation.to_rotation_matrix().into_inner();
+        let mut lo = Vector3::repeat(f64::INFINITY);
+        let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+        for p in positions {
+            let x = rotation * p;
+            lo = lo.inf(&x);
+            hi = hi.sup(&x);
+        }
+        (lo + pose.position, hi + pose.position)
+    }
+
     /// Edge `e`'s arc on the Gauss map (the directions along which the edge is the farthest
     /// feature), body frame.
     pub fn edge_arc(&self, e: usize) -> &GaussArc {

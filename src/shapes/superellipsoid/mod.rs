@@ -514,6 +514,22 @@ impl Superellipsoid {
         self.bounding_radius
     }
 
+    /// The support function `h(n) = max_x n . x` over the body (body frame; `n` of any finite
+    /// length, `h` scaling with it; host length unit times `|n|`): the dual nested norm of
+    /// `r_i n_i` of [`Self::point_with_normal`], to rounding, without the point.
+    pub fn support_value(&self, n: &Vector3<f64>) -> f64 {
+        self.nested_support(&self.scaled(n)).nu
+    }
+
+    /// The tight world-frame axis-aligned box `(lo, hi)` of the body at `pose`: the body is
+    /// symmetric about its centre (the body-frame origin), so it reaches `h(R^T e_i)` both ways
+    /// along world axis `e_i` (`R` the pose's rotation; three support values, no point).
+    pub fn aabb(&self, pose: &crate::pose::Pose) -> (Vector3<f64>, Vector3<f64>) {
+        let rotation = pose.rotation.to_rotation_matrix().into_inner();
+        let half = Vector3::from_fn(|i, _| self.support_value(&rotation.row(i).transpose()));
+        (pose.position - half, pose.position + half)
+    }
+
     /// Half the extents of the tight body-frame axis-aligned box: exactly `(r1, r2, r3)`, the
     /// extremes of eq. (2) of Wellmann, Lillie & Wriggers 2008 along each body axis.
     pub fn aabb_half_extents(&self) -> Vector3<f64> {
