@@ -399,22 +399,49 @@ fn face_b_cover(pair: &PolyhedronPair, g: usize, hints: &mut Hints) -> Evaluated
     e
 }
 
-/// The v-f covers of `body`'s faces that may beat the bar, for the best-first face loop: for each
-/// face `f` (normal `n_f`, offset `d_f`, in `body`'s frame) its witness bound `d_f - n_f . w` is
-/// written to `witnessed[f]`, and `(ordered_key(bound), base + f)` is appended to `faces` when
-/// the larger of that and the other body's ball bound `d_f + r - n_f . c` (`ball = (c, r)`) is
-/// below `bar`, except for the face `done` (module documentation). Returns whether every witness
-/// bound is at least `depth`: the witness lies that far below every face plane (a running `and`,
-/// not a running minimum, whose latency would hold the loop back).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn gather_faces(
-    body: &Polyhedron,
-    witness: &Vector3<f64>,
+/// What a face gather keeps of a body's faces: the other body's inner ball `(c, r)` in this
+/// body's frame, the bar, the face already evaluated (`done`) and the index `base` of this
+/// body's faces in the shared list.
+#[derive(Clone, Copy)]
+struct FaceBar {
     ball: (Vector3<f64>, f64),
     bar: f64,
     done: usize,
     base: usize,
+}
+
+impl FaceBar {
+    /// Appends `(ordered_key(bound), base + f)` to `faces` for face `f` (offset `d`, normal `n`,
+    /// witness bound `by_witness`) when its bound, the larger of its witness bound and the ball
+    /// bound `d + r - n . c`, is below the bar, unless it is the face `done` (module
+    /// documentation): the one rule of both gathers.
+    #[inline(always)]
+    fn keep(
+        &self,
+        f: usize,
+        d: f64,
+        n: &Vector3<f64>,
+        by_witness: f64,
+        faces: &mut Vec<(i64, usize)>,
+    ) {
+        let (centre, radius) = self.ball;
+        let bound = (d + radius - n.dot(&centre)).max(by_witness);
+        if bound < self.bar && f != self.done {
+            faces.push((ordered_key(bound), self.base + f));
+        }
+    }
+}
+
+/// The v-f covers of `body`'s faces that may beat the bar, for the best-first face loop: for each
+/// face `f` (normal `n_f`, offset `d_f`, in `body`'s frame) its witness bound `d_f - n_f . w` is
+/// written to `witnessed[f]`, and the face is kept by `gate` ([`FaceBar::keep`]). Returns whether
+/// every witness bound is at least `depth`: the witness lies that far below every face plane (a
+/// running `and`, not a running minimum, whose latency would hold the loop back).
+#[inline]
+fn gather_faces(
+    body: &Polyhedron,
+    witness: &Vector3<f64>,
+    gate: FaceBar,
     depth: f64,
     faces: &mut Vec<(i64, usize)>,
     witnessed: &mut Vec<f64>,
@@ -422,7 +449,6 @@ fn gather_faces(
     let (normals, offsets) = (body.face_normals(), body.face_offsets());
     witnessed.clear();
     witnessed.resize(normals.len(), 0.0);
-    let (centre, radius) = ball;
     let mut below = true;
     for (f, ((n, &d), slot)) in normals
         .iter()
@@ -433,44 +459,33 @@ fn gather_faces(
         let by_witness = d - n.dot(witness);
         *slot = by_witness;
         below &= by_witness >= depth;
-        let bound = (d + radius - n.dot(&centre)).max(by_witness);
-        if bound < bar && f != done {
-            faces.push((ordered_key(bound), base + f));
-        }
+        gate.keep(f, d, n, by_witness, faces);
     }
     below
 }
 
 /// [`gather_faces`] through `body`'s face planes' tree, for a body of many faces: the same faces
 /// appended to `faces` (in the tree's order: the caller sorts them) and the same answer, from the
-/// faces whose witness bound is below `level` only (`level` at least `bar` and `depth`: every
-/// other face is neither appended nor below `depth`), and no witness bound written. When `edges`
-/// is given, the edges of those faces are appended to it (with repeats).
-#[allow(clippy::too_many_arguments)]
+/// faces whose witness bound is below `level` only (`level` at least the bar and `depth`: every
+/// other face is neither kept nor below `depth`), and no witness bound written. When `edges` is
+/// given, the edges of those faces are appended to it (with repeats).
 #[inline]
 fn gather_faces_by_tree(
     body: &Polyhedron,
     witness: &Vector3<f64>,
-    ball: (Vector3<f64>, f64),
-    bar: f64,
-    done: usize,
-    base: usize,
+    gate: FaceBar,
     depth: f64,
     level: f64,
     faces: &mut Vec<(i64, usize)>,
     mut edges: Option<&mut Vec<usize>>,
 ) -> bool {
-    debug_assert!(level >= bar && (depth.is_nan() || level >= depth));
+    debug_assert!(level >= gate.bar && (depth.is_nan() || level >= depth));
     let (normals, offsets) = (body.face_normals(), body.face_offsets());
-    let (centre, radius) = ball;
     // As the scan's running `and`: false for a NaN depth.
     let mut below = !depth.is_nan();
     body.each_face_below(witness, level, |f, by_witness| {
         below &= by_witness >= depth;
-        let bound = (offsets[f] + radius - normals[f].dot(&centre)).max(by_witness);
-        if bound < bar && f != done {
-            faces.push((ordered_key(bound), base + f));
-        }
+        gate.keep(f, offsets[f], &normals[f], by_witness, faces);
         if let Some(edges) = edges.as_deref_mut() {
             edges.extend_from_slice(body.face_edges(f));
         }
@@ -916,58 +931,45 @@ fn search_with(
         // edge loop then bars no edge). A's edges that are not barred by their faces' witness
         // bounds at the bar plus `off_plane_a` (module documentation) are gathered with them.
         let tree_a = a.num_faces() > many_faces && bar >= 0.0;
+        let gate_a = FaceBar {
+            ball: ball_b,
+            bar,
+            done: done_a,
+            base: 0,
+        };
         let below_a = if tree_a {
             scratch.edges_a.clear();
             gather_faces_by_tree(
                 a,
                 &witness_b,
-                ball_b,
-                bar,
-                done_a,
-                0,
+                gate_a,
                 depth_a,
                 (bar + off_plane_a).max(depth_a),
                 faces,
                 Some(&mut scratch.edges_a),
             )
         } else {
-            gather_faces(
-                a,
-                &witness_b,
-                ball_b,
-                bar,
-                done_a,
-                0,
-                depth_a,
-                faces,
-                witness_bounds_a,
-            )
+            gather_faces(a, &witness_b, gate_a, depth_a, faces, witness_bounds_a)
+        };
+        let gate_b = FaceBar {
+            ball: ball_a,
+            bar,
+            done: done_b,
+            base: count_a,
         };
         let below_b = if b.num_faces() > many_faces && bar >= 0.0 {
             gather_faces_by_tree(
                 b,
                 &witness_a,
-                ball_a,
-                bar,
-                done_b,
-                count_a,
+                gate_b,
                 depth_b,
                 bar.max(depth_b),
                 faces,
                 None,
             )
         } else {
-            gather_faces(
-                b,
-                &witness_a,
-                ball_a,
-                bar,
-                done_b,
-                count_a,
-                depth_b,
-                faces,
-                &mut scratch.witness_bounds_b,
-            )
+            let witnessed = &mut scratch.witness_bounds_b;
+            gather_faces(b, &witness_a, gate_b, depth_b, faces, witnessed)
         };
         if (below_a || below_b) && vertex_ball_settles(pair, &first, rounding) {
             return;

@@ -97,47 +97,42 @@ impl PlaneTree {
         level: f64,
         visit: &mut impl FnMut(usize, f64) -> bool,
     ) -> bool {
-        self.tree.nodes.is_empty()
-            || self.each_below_in(0, normals, offsets, point, point.norm(), level, visit)
+        let query = Query::new(normals, offsets, point);
+        self.tree.nodes.is_empty() || self.each_below_in(0, &query, level, visit)
     }
 
-    /// [`Self::each_below`] over the faces of node `k` (`length` is `|point|`), depth first,
-    /// recursing into a node's children only where its bound does not settle it (no allocation:
-    /// the recursion is as deep as the tree, at most about 60 for any number of faces).
-    #[allow(clippy::too_many_arguments)]
+    /// [`Self::each_below`] over the faces of node `k`, depth first, recursing into a node's
+    /// children only where its bound does not settle it (no allocation: the recursion is as deep
+    /// as the tree, at most about 60 for any number of faces).
     fn each_below_in(
         &self,
         k: usize,
-        normals: &[Vector3<f64>],
-        offsets: &[f64],
-        point: &Vector3<f64>,
-        length: f64,
+        query: &Query,
         level: f64,
         visit: &mut impl FnMut(usize, f64) -> bool,
     ) -> bool {
-        let node = &self.tree.nodes[k];
-        if self.lower_bound(k, point, length) >= level {
+        if self.lower_bound(k, query) >= level {
             return true;
         }
-        match node.second {
+        match self.tree.nodes[k].second {
             None => self.tree.items(k).iter().all(|&f| {
-                let value = offsets[f] - normals[f].dot(point);
+                let value = query.value(f);
                 // NaN fails the comparison: visited as below.
                 value >= level || visit(f, value)
             }),
             Some(second) => {
-                self.each_below_in(k + 1, normals, offsets, point, length, level, visit)
-                    && self.each_below_in(second, normals, offsets, point, length, level, visit)
+                self.each_below_in(k + 1, query, level, visit)
+                    && self.each_below_in(second, query, level, visit)
             }
         }
     }
 
-    /// A lower bound of `offsets[f] - normals[f].dot(point)` (as computed) over the faces of node
-    /// `k` (`length` is `|point|`): the node's lowest offset less the largest `n . point` over its
-    /// cone, less the rounding margin.
+    /// A lower bound of `query`'s values over the faces of node `k`: the node's lowest offset
+    /// less the largest `n . point` over its cone, less the rounding margin.
     #[inline]
-    fn lower_bound(&self, k: usize, point: &Vector3<f64>, length: f64) -> f64 {
+    fn lower_bound(&self, k: usize, query: &Query) -> f64 {
         let cone = &self.tree.nodes[k].summary;
+        let (point, length) = (query.point, query.length);
         // The largest n . point over the node's cone.
         let along = cone.axis.dot(point);
         let highest = if along >= cone.cos * length {
@@ -161,36 +156,28 @@ impl PlaneTree {
     ) -> usize {
         let mut best = (f64::INFINITY, 0);
         if !self.tree.nodes.is_empty() {
-            self.lowest_in(0, normals, offsets, point, point.norm(), &mut best);
+            self.lowest_in(0, &Query::new(normals, offsets, point), &mut best);
         }
         best.1
     }
 
     /// [`Self::lowest`] over node `k`, improving `best` (value, face): the child of the lower
     /// bound first, and no node whose bound is above the best value.
-    fn lowest_in(
-        &self,
-        k: usize,
-        normals: &[Vector3<f64>],
-        offsets: &[f64],
-        point: &Vector3<f64>,
-        length: f64,
-        best: &mut (f64, usize),
-    ) {
+    fn lowest_in(&self, k: usize, query: &Query, best: &mut (f64, usize)) {
         match self.tree.nodes[k].second {
             None => {
                 for &f in self.tree.items(k) {
-                    let value = offsets[f] - normals[f].dot(point);
+                    let value = query.value(f);
                     if value < best.0 || (value == best.0 && f < best.1) {
                         *best = (value, f);
                     }
                 }
             }
             Some(second) => {
-                let (first, second) = (k + 1, second);
+                let first = k + 1;
                 let (low_first, low_second) = (
-                    self.lower_bound(first, point, length),
-                    self.lower_bound(second, point, length),
+                    self.lower_bound(first, query),
+                    self.lower_bound(second, query),
                 );
                 let order = if low_second < low_first {
                     [(second, low_second), (first, low_first)]
@@ -200,11 +187,37 @@ impl PlaneTree {
                 for (child, low) in order {
                     // A bound equal to the best may still hide a face of a lower index.
                     if low <= best.0 || low.is_nan() {
-                        self.lowest_in(child, normals, offsets, point, length, best);
+                        self.lowest_in(child, query, best);
                     }
                 }
             }
         }
+    }
+}
+
+/// A query's point against the planes the tree was built over, with `|point|`.
+struct Query<'a> {
+    normals: &'a [Vector3<f64>],
+    offsets: &'a [f64],
+    point: &'a Vector3<f64>,
+    length: f64,
+}
+
+impl<'a> Query<'a> {
+    fn new(normals: &'a [Vector3<f64>], offsets: &'a [f64], point: &'a Vector3<f64>) -> Self {
+        Query {
+            normals,
+            offsets,
+            point,
+            length: point.norm(),
+        }
+    }
+
+    /// How far `point` lies below face `f`'s plane: `offsets[f] - normals[f] . point`, as a scan
+    /// computes it.
+    #[inline]
+    fn value(&self, f: usize) -> f64 {
+        self.offsets[f] - self.normals[f].dot(self.point)
     }
 }
 
