@@ -275,16 +275,7 @@ impl Polyhedron {
     pub fn aabb(&self, pose: &crate::pose::Pose) -> (Vector3<f64>, Vector3<f64>) {
         let positions = &self.brep.positions;
         if positions.len() > support::COLD_SCAN_LIMIT {
-            let mut lo = Vector3::zeros();
-            let mut hi = Vector3::zeros();
-            for axis in 0..3 {
-                let e = Vector3::ith(axis, 1.0);
-                let up = self.support_point(&pose.inverse_transform_vector(&e));
-                let down = self.support_point(&pose.inverse_transform_vector(&-e));
-                hi[axis] = pose.transform_point(&up)[axis];
-                lo[axis] = pose.transform_point(&down)[axis];
-            }
-            return (lo, hi);
+            return super::aabb_by_support(pose, |d| self.support_point(d));
         }
         let rotation = pose.rotation.to_rotation_matrix().into_inner();
         let mut lo = Vector3::repeat(f64::INFINITY);
