@@ -16,8 +16,17 @@ impl PotentialParticle {
         let u = direction.normalize();
         let length = self.bounding_radius;
         let (mut lo, mut hi) = (0.0, f64::INFINITY);
-        // The shadow sphere alone would need mu = 2 sqrt(k) / R.
-        let mut mu = 2.0 * self.sphere_weight.sqrt();
+        // The multiplier at a surface point `x` where one plane's bracket `delta` is active
+        // (`plane_weight delta^2 + sphere_weight |x|^2 = 1`) is about the gradient's length,
+        // `2 plane_weight delta + 2 sphere_weight |x|`, with `|x|` at the bounding radius; the
+        // shadow sphere alone would need mu = 2 sqrt(k) / R.
+        let (pw, sw) = (self.plane_weight, self.sphere_weight);
+        let plane_share = 1.0 - sw * length * length;
+        let mut mu = if plane_share > 0.0 {
+            2.0 * (pw * plane_share).sqrt() + 2.0 * sw * length
+        } else {
+            2.0 * sw.sqrt()
+        };
         let mut y = u * (self.big_r / self.k.sqrt()).min(length);
         for _ in 0..100 {
             let Some(min) = minimise_piecewise_quadratic(y, length, |p| {
