@@ -232,12 +232,8 @@ impl Polyhedron {
     /// the faces' normal cones built with the polyhedron). When the faces are flat
     /// ([`Self::flatness`]), the ball of radius `depth` about the point then lies inside the body.
     pub fn below_every_face_plane(&self, point: &Vector3<f64>, depth: f64) -> bool {
-        self.plane_tree.all_at_least(
-            &self.brep.face_normals,
-            &self.brep.face_offsets,
-            point,
-            depth,
-        )
+        // No face below `depth`: the visit stops at the first one.
+        self.each_face_below(point, depth, |_, _| false)
     }
 
     /// Calls `visit(f, value)` for every face `f` whose `value = face_offset(f) - face_normal(f) .

@@ -30,7 +30,7 @@ struct Cone {
 }
 
 /// The tree over a polyhedron's face planes (normals `n_f`, offsets `d_f`: `n_f . x <= d_f`
-/// inside), for [`Self::all_at_least`].
+/// inside), for [`Self::each_below`] and [`Self::lowest`].
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct PlaneTree {
     tree: MedianTree<Cone>,
@@ -70,19 +70,6 @@ impl PlaneTree {
             }
         });
         PlaneTree { tree }
-    }
-
-    /// Whether `offsets[f] - normals[f].dot(point) >= depth` for every face `f` (the planes the
-    /// tree was built over): the same answer as that comparison on the smallest of those values
-    /// over a scan of every face, from the faces whose planes may pass within `depth` of `point`.
-    pub(super) fn all_at_least(
-        &self,
-        normals: &[Vector3<f64>],
-        offsets: &[f64],
-        point: &Vector3<f64>,
-        depth: f64,
-    ) -> bool {
-        self.each_below(normals, offsets, point, depth, &mut |_, _| false)
     }
 
     /// Calls `visit(f, value)` for every face `f` whose `value = offsets[f] -
@@ -285,7 +272,7 @@ mod tests {
                     smallest + 0.01,
                 ] {
                     assert_eq!(
-                        tree.all_at_least(&normals, &offsets, &point, depth),
+                        tree.each_below(&normals, &offsets, &point, depth, &mut |_, _| false),
                         smallest >= depth,
                         "faces {faces}, point {k}, depth {depth} against {smallest}"
                     );
