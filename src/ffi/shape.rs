@@ -81,8 +81,8 @@ pub unsafe extern "C" fn demcontact_sphere_create(
 /// range); `eps1` (squareness in the x-y plane) and `eps2` (along z) lie in the open range (0, 2):
 /// near 0 box-like, 1 the ellipsoid, near 2 octahedron-like. The validation suite covers `eps` in
 /// [0.1, 1.9] and aspect ratios up to 10; values closer to 0 or 2, and more elongated bodies, are
-/// accepted but their contacts are not validated (measured: up to a ratio of 50 every answer
-/// holds; at 1000, 1 in 25 to 90 penetrating answers is deeper than the minimum).
+/// accepted but their contacts are not validated (measured on plates and needles of ratios 10 to
+/// 1000: at most 1 penetrating answer in 2000 is deeper than the minimum).
 ///
 /// Pairs of superellipsoids, and of a superellipsoid with a sphere, use the common-normal contact
 /// detection of Wellmann, Lillie & Wriggers (2008). On success `*out` is a new handle that the

@@ -46,7 +46,8 @@
 //! (the paper's local-minimum test, with the inside-outside function of eq. (1)); that also
 //! certifies the overlap, since `p1` is a point of A inside B. Otherwise, or after
 //! [`MAX_ITERATIONS`] without convergence, the search restarts from the best not yet tried of a
-//! fixed lattice of directions (`restart`).
+//! fixed lattice of directions (`restart`); the best stalled descent then goes on for up to
+//! [`EXTENDED_ITERATIONS`] more (elongated bodies make the descent ill-conditioned, slow but sure).
 
 mod chart;
 mod motion_certificate;
@@ -97,6 +98,9 @@ const HISTORY: usize = 4;
 /// Newton iterations allowed from one start point before a restart (the paper's protocol counts
 /// pairs "not excluded within 50 iterations").
 pub const MAX_ITERATIONS: u32 = 50;
+/// The budget of the descent that continues the best stalled one, once every start has been
+/// tried: at aspect ratios of 300 to 1000 a descent can take hundreds of iterations.
+pub const EXTENDED_ITERATIONS: u32 = 450;
 
 /// Iterations of the GJK test that arbitrates an overlap no contact point certifies.
 const GJK_ITERATIONS: usize = 200;
@@ -396,12 +400,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 der
             }
         };
-        self.newton(der, iterations)
+        self.newton(der, iterations, MAX_ITERATIONS)
     }
 
     /// The Newton + Levenberg-Marquardt iterations of [`Self::descend`] from the derivatives
     /// `der` at its start (penetrating). Adds the iterations it takes to `iterations`.
-    fn newton(&self, mut der: Derivatives, iterations: &mut u32) -> Descent {
+    fn newton(&self, mut der: Derivatives, iterations: &mut u32, budget: u32) -> Descent {
         // The length of the last step if it was a plain Newton step taken in full.
         let mut previous_newton = f64::INFINITY;
         // The pair's length scale, for the point error of a direction error.
@@ -411,7 +415,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // after a step had to be shortened. A fixed 1e-3 held the soft directions of an elongated
         // pair (curvature radii far apart, an ill-conditioned model) to the stiff one's scale.
         let mut damping = 1e-3;
-        for _ in 0..MAX_ITERATIONS {
+        for _ in 0..budget {
             let (step, is_newton) = Self::step(&der, damping);
             let len = step.norm();
             *iterations += 1;
@@ -497,7 +501,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 other => other,
             };
         }
-        self.newton(self.second_order(first), iterations)
+        self.newton(self.second_order(first), iterations, MAX_ITERATIONS)
     }
 
     /// Whether the direction of `first` (its points penetrating) is a common normal to the
@@ -928,6 +932,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             estimate: start,
         };
         let mut best: Option<Points> = None;
+        // The best of the stalled descents' ends, by the same rule.
+        let mut stalled: Option<Points> = None;
         let keep = |points: Points, best: &mut Option<Points>| {
             if best.is_none() || best.is_some_and(|b| points.support_gap() > b.support_gap()) {
                 *best = Some(points);
@@ -990,7 +996,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 }
                 keep(points, &mut best);
             }
-            Descent::Stalled(points) => keep(points, &mut best),
+            Descent::Stalled(points) => {
+                keep(points, &mut stalled);
+            }
         }
         // The restart directions, best first. A pair of moderate squareness ranks them on the
         // prefilter's certified log-domain gap (a third of the exact points' cost; no start
@@ -1094,7 +1102,26 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     }
                     keep(points, &mut best);
                 }
-                Descent::Stalled(points) => keep(points, &mut best),
+                Descent::Stalled(points) => {
+                    keep(points, &mut stalled);
+                }
+            }
+        }
+        // The best stalled descent goes on with a larger budget: an ill-conditioned pair (an
+        // elongated body's curvature radii range over the cube of its aspect ratio, the
+        // Gauss-Newton model's condition over its square) descends slowly but surely. Its end
+        // joins the converged descents' answers (the other stalled ends do not: each is a point
+        // on the way, not a common normal).
+        if let Some(s) = stalled {
+            match self.newton(
+                self.derivatives(s.c),
+                &mut solution.iterations,
+                EXTENDED_ITERATIONS,
+            ) {
+                Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
+                Descent::Converged { points, .. } | Descent::Stalled(points) => {
+                    keep(points, &mut best)
+                }
             }
         }
         let Some(best) = best else {
