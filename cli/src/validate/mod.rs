@@ -6,6 +6,7 @@ mod polyhedra;
 mod potential;
 mod spheres;
 mod superellipsoid_deep;
+mod superellipsoid_elongated;
 mod superellipsoid_sequences;
 mod superellipsoids;
 

@@ -17,6 +17,7 @@
 //!   reported as such.
 
 use super::superellipsoid_deep::{self, run_deep};
+use super::superellipsoid_elongated::{self, run_elongated, ASPECTS, EPS_RANGES};
 use super::superellipsoid_sequences::{self, run_sequences};
 use super::{tallied, MustBeZero, Options, Outcome, Tally};
 use crate::figure::iteration_histogram_svg;
@@ -321,6 +322,10 @@ pub fn validate(options: &Options) -> Outcome {
         sequences.push((interval, run_sequences(options, interval)));
         deep.push((interval, run_deep(options, interval)));
     }
+    let elongated: Vec<_> = EPS_RANGES
+        .iter()
+        .flat_map(|&eps| ASPECTS.map(|aspect| (eps, aspect, run_elongated(options, aspect, eps))))
+        .collect();
     let mut report = format!(
         "\n## Superellipsoids: Wellmann, Lillie & Wriggers (2008), {} pairs per interval and series\n\
          (intervals 1-3 are the paper's; 4 is ours: eps in [0.1, 1.9], radii in (0.3, 3). Ours: \
@@ -449,6 +454,8 @@ pub fn validate(options: &Options) -> Outcome {
     passed &= sequences.iter().all(|(_, s)| s.passed());
     report += &superellipsoid_deep::table(&deep).render();
     passed &= deep.iter().all(|(_, s)| s.passed());
+    report += &superellipsoid_elongated::table(&elongated).render();
+    passed &= elongated.iter().all(|(_, _, s)| s.passed());
     report += "\nwrong: series 1 reported touching, or a separation not in (0, the constructed distance]; series 2 reported apart without a real \
                separating plane, deeper than the construction by more than 1e-6 relative (plus \
                the construction's own rounding, 8 ulp of B's distance: the few deeper answers \
@@ -465,7 +472,13 @@ pub fn validate(options: &Options) -> Outcome {
                than the brute-force reference by more than 1e-9 relative, or shallower without \
                being a common normal; \"reference deeper\": the reference's compass search \
                stopped in another basin, ours a common normal; \"wide search\": the first answer \
-               failed the trust test and the restarts decided.\n";
+               failed the trust test and the restarts decided. Elongated bodies: \"deeper\": \
+               deeper than the construction by more than 1e-6 relative (informative: beyond the \
+               validated aspect ratios); \"found apart\": a constructed overlap answered apart, \
+               its separating plane confirmed by the exact support points (a pointed body can be \
+               thinner than the depth at the constructed point); \"wrong\": a pair constructed \
+               apart answered touching, or a separating plane the exact support points \
+               contradict.\n";
     if let Some(dir) = &options.figures {
         let curves = |series: usize| -> Vec<(String, Vec<f64>)> {
             results
