@@ -315,7 +315,8 @@ enum Descent {
         sharpness: f64,
         estimate: Vector3<f64>,
     },
-    /// No convergence within [`MAX_ITERATIONS`]; the last iterate (penetrating).
+    /// No convergence within the descent's budget ([`MAX_ITERATIONS`], or
+    /// [`EXTENDED_ITERATIONS`] for the continued one); the last iterate (penetrating).
     Stalled(Points),
 }
 
@@ -907,7 +908,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// box-like body) directions of `restart::ranked` (a pair of moderate squareness: of
     /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
     /// climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged answer
-    /// whose overlap is certified, or stops at the first exclusion.
+    /// whose overlap is certified, or stops at the first exclusion. The best of the descents that
+    /// stalled goes on for up to [`EXTENDED_ITERATIONS`] more first, and its end competes too.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
     /// derivatives at `start` (`Self::warm_descent`: the first ones may show `start` to be a
