@@ -22,6 +22,9 @@ pub enum Interval {
     Three,
     /// eps in [0.1, 1.9], radii in (0.3, 3): not in the paper.
     Four,
+    /// eps in [0.1, 0.25), radii in (0.5, 3): box-like bodies only, for the warm-started
+    /// sequences (not in the paper, not one of [`Interval::ALL`]).
+    BoxLike,
 }
 
 impl Interval {
@@ -40,6 +43,7 @@ impl Interval {
             Interval::Two => (0.7, 1.3),
             Interval::Three => (0.3, 1.7),
             Interval::Four => (0.1, 1.9),
+            Interval::BoxLike => (0.1, 0.25),
         }
     }
 
@@ -51,9 +55,17 @@ impl Interval {
         }
     }
 
-    /// The interval's number (1-4).
+    /// The interval's number (1-4; 5 for [`Interval::BoxLike`]).
     pub fn number(self) -> usize {
         self as usize + 1
+    }
+
+    /// The interval's name in tables: its number, or "box-like".
+    pub fn label(self) -> String {
+        match self {
+            Interval::BoxLike => "box-like (eps 0.1-0.25)".into(),
+            _ => self.number().to_string(),
+        }
     }
 }
 

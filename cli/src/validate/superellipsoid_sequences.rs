@@ -13,8 +13,9 @@ use super::{tallied, Options, Tally};
 use crate::sampling;
 use crate::superellipsoid_pairs::{sequence, Interval};
 use crate::table::{sci, Table};
-use demcontact::narrow::common_normal::common_normal;
-use demcontact::WarmState;
+use demcontact::narrow::collide;
+use demcontact::shapes::Shape;
+use demcontact::{Pose, WarmState};
 
 /// Steps per sequence.
 pub const STEPS: usize = 100;
@@ -87,11 +88,14 @@ pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
             let mut rng = sampling::rng(seed);
             let mut warm = WarmState::cold();
             for (step, p) in sequence(interval, STEPS, TURN, &mut rng).iter().enumerate() {
-                let w = common_normal(&p.a, &p.b, &p.pose_b, &mut warm);
+                // Through the host's entry point, which keeps the warm state's step count.
+                let (a, b) = (Shape::Superellipsoid(p.a), Shape::Superellipsoid(p.b));
+                let origin = Pose::identity();
+                let w = collide(&a, &origin, &b, &p.pose_b, Some(&mut warm));
                 if step == 0 {
                     continue;
                 }
-                let c = common_normal(&p.a, &p.b, &p.pose_b, &mut WarmState::cold());
+                let c = collide(&a, &origin, &b, &p.pose_b, None);
                 stats.queries += 1;
                 let (Ok(w), Ok(c)) = (w, c) else {
                     stats.disagreeing += 1;
@@ -100,13 +104,13 @@ pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
                 stats.at_start += (w.iterations == 0) as u64;
                 stats.warm_iterations += w.iterations as u64;
                 stats.cold_iterations += c.iterations as u64;
-                let depth = (w.contact.penetration - c.contact.penetration).abs()
-                    / c.contact.penetration.max(f64::MIN_POSITIVE);
-                let angle = (w.contact.normal - c.contact.normal).norm();
+                let depth =
+                    (w.penetration - c.penetration).abs() / c.penetration.max(f64::MIN_POSITIVE);
+                let angle = (w.normal - c.normal).norm();
                 stats.depth_difference = stats.depth_difference.max(depth);
                 stats.angle = stats.angle.max(angle);
-                let agree = w.contact.touching
-                    && c.contact.touching
+                let agree = w.touching
+                    && c.touching
                     && depth <= DEPTH_AGREEMENT
                     && angle <= NORMAL_AGREEMENT;
                 stats.disagreeing += (!agree) as u64;
@@ -136,7 +140,7 @@ pub fn table(results: &[(Interval, SequenceStats)]) -> Table {
     for (interval, s) in results {
         let n = s.queries.max(1) as f64;
         t.row(vec![
-            interval.number().to_string(),
+            interval.label(),
             s.queries.to_string(),
             format!("{:.2}", 100.0 * s.at_start as f64 / n),
             format!("{:.2}", s.warm_iterations as f64 / n),

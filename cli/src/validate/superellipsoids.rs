@@ -322,6 +322,7 @@ pub fn validate(options: &Options) -> Outcome {
         sequences.push((interval, run_sequences(options, interval)));
         deep.push((interval, run_deep(options, interval)));
     }
+    sequences.push((Interval::BoxLike, run_sequences(options, Interval::BoxLike)));
     let elongated: Vec<_> = EPS_RANGES
         .iter()
         .flat_map(|&eps| ASPECTS.map(|aspect| (eps, aspect, run_elongated(options, aspect, eps))))

@@ -98,6 +98,16 @@ const HISTORY: usize = 4;
 /// Newton iterations allowed from one start point before a restart (the paper's protocol counts
 /// pairs "not excluded within 50 iterations").
 pub const MAX_ITERATIONS: u32 = 50;
+/// A box-like pair in lasting contact gets the whole search (the trust test, and the wider search
+/// where it fails) at every `RECHECK_EVERY`-th query at least; in between, an answer that
+/// continues the last one is taken as it is ([`History::Touching`]). A new branch that becomes the
+/// shallowest (the depths of two common normals crossing) is found within that many queries.
+pub const RECHECK_EVERY: u32 = 8;
+
+/// How far (in the unit contact direction) a warm answer may lie from its extrapolated start and
+/// still continue the last answer: about ten DEM steps' turn of 1e-3 rad.
+const CONTINUATION: f64 = 1e-2;
+
 /// The budget of the descent that continues the best stalled one, once every start has been
 /// tried: at aspect ratios of 300 to 1000 a descent can take hundreds of iterations.
 pub const EXTENDED_ITERATIONS: u32 = 450;
@@ -250,8 +260,14 @@ pub enum History {
     },
     /// The pair was apart: the start is its last separating direction.
     Apart,
-    /// The pair touched: the start is its last contact direction (extrapolated).
-    Touching,
+    /// The pair touched: the start is its last contact direction (extrapolated). `continued`:
+    /// this query is not one of every [`RECHECK_EVERY`] that a pair in lasting contact takes
+    /// with the whole search (counted by the warm state's `steps`), so a box-like pair's answer
+    /// that continues the last one may be taken without the wider search.
+    Touching {
+        /// Whether an answer that continues the last one may skip the wider search.
+        continued: bool,
+    },
 }
 
 /// What the separating-plane prefilter found (`Bodies::prefilter`).
@@ -941,7 +957,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 *best = Some(points);
             }
         };
-        let first = if history == History::Touching {
+        let continued = matches!(history, History::Touching { continued: true });
+        let first = if matches!(history, History::Touching { .. }) {
             None
         } else {
             let surrogate_from = match history {
@@ -981,7 +998,18 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 sharpness,
                 estimate,
             } => {
-                if self.trusted(&points, sharpness) {
+                // A box-like pair's warm answer (every eps below 0.25: its trust test, a
+                // curvature radius of 1000 times the depth, fails at most edges and corners) that
+                // continues the last one (converged near the start extrapolated from the last
+                // answers, and past the paper's local-minimum test) is taken without the wider
+                // search, but for every `RECHECK_EVERY`-th query: the contact follows its branch
+                // from a checked answer, as the paper's warm start does. (Pointed pairs are left
+                // out: continued answers of `eps` 1.5-1.8 ended deeper than the cold ones.)
+                let continues = continued
+                    && self.squareness().1 < MODERATE_SQUARENESS.0
+                    && (points.c - start).norm() <= CONTINUATION
+                    && self.both_inside(&points);
+                if continues || self.trusted(&points, sharpness) {
                     return Ok(match self.polish(points, &mut solution.iterations) {
                         Ok(polished) => {
                             let mut solution = self.finish(solution, polished, false);
@@ -1581,7 +1609,9 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
             },
         },
         (true, false) => History::Apart,
-        (true, true) => History::Touching,
+        (true, true) => History::Touching {
+            continued: warm.steps % RECHECK_EVERY != 0 && warm.steps != u32::MAX,
+        },
     };
     let mut solution = bodies.solve(start, history)?;
     solution.contact.warm_started = warm_started;

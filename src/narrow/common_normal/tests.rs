@@ -1070,3 +1070,62 @@ fn very_elongated_pairs_reach_the_constructed_depth() {
         assert!(ok, "seed {seed}: deeper than {depth} ({its} iterations)");
     }
 }
+
+#[test]
+fn box_like_pairs_in_lasting_contact_continue_their_answers() {
+    // Box-like bodies (every eps below 0.25) whose contact direction and B's orientation turn by
+    // 1e-3 rad a step at a varying depth: their trust test (curvature radius 1000 times the
+    // depth) fails at most edge and corner contacts, so every cold query takes the wide search.
+    // A warm answer that continues the last one is taken as it is, with the whole search at
+    // every `RECHECK_EVERY`-th query, and must agree with the cold answer at every step.
+    let (mut cold_iterations, mut warm_iterations, mut touching) = (0u64, 0u64, 0);
+    for seed in 0..3u64 {
+        let r = uniform(seed + 9000, 16);
+        let body = |k: usize| {
+            Superellipsoid::new(
+                0.5 + 1.5 * r[k],
+                0.5 + 1.5 * r[k + 1],
+                0.5 + 1.5 * r[k + 2],
+                0.1 + 0.14 * r[k + 3],
+                0.1 + 0.14 * r[k + 4],
+            )
+            .unwrap()
+        };
+        let (a, b) = (body(0), body(5));
+        let u0 = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+        let axis = Vector3::new(r[13] - 0.5, r[14] - 0.5, r[15] - 0.5).normalize();
+        let (sa, sb) = (Shape::Superellipsoid(a), Shape::Superellipsoid(b));
+        let mut warm = WarmState::cold();
+        for step in 0..100 {
+            let t = step as f64 * 1e-3;
+            let turn = UnitQuaternion::from_scaled_axis(axis * t);
+            let u = turn * u0;
+            let rot = turn * UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5));
+            let depth = 0.875e-3 * (1.0 + 0.9 * (20.0 * t).sin());
+            let pb = constructed(&a, &b, &u, rot, depth);
+            let w = collide(&sa, &Pose::identity(), &sb, &pb, Some(&mut warm)).unwrap();
+            let c = collide(&sa, &Pose::identity(), &sb, &pb, None).unwrap();
+            assert_eq!(w.touching, c.touching, "seed {seed} step {step}");
+            if c.touching {
+                touching += 1;
+                assert!(
+                    (w.penetration - c.penetration).abs() < 1e-9 * (1.0 + c.penetration),
+                    "seed {seed} step {step}: warm {} cold {}",
+                    w.penetration,
+                    c.penetration
+                );
+                assert!(
+                    (w.normal - c.normal).norm() < 1e-6,
+                    "seed {seed} step {step}"
+                );
+            }
+            cold_iterations += c.iterations as u64;
+            warm_iterations += w.iterations as u64;
+        }
+    }
+    assert!(touching > 250, "{touching}");
+    assert!(
+        warm_iterations * 4 < cold_iterations,
+        "warm {warm_iterations} cold {cold_iterations}"
+    );
+}
