@@ -556,7 +556,11 @@ demcontact_status demcontact_broad_phase_pairs(const struct demcontact_broad_pha
  * `warm` is the pair's state from the previous time step (all-zero for a new contact), updated in
  * place on success for the next step; it may be NULL for a cold query that keeps no state. Warm starts
  * make iterative kernels faster; the answer depends on `warm` only where the geometry leaves a choice
- * (a concentric sphere pair keeps the previous step's normal instead of a fixed axis).
+ * (a concentric sphere pair keeps the previous step's normal instead of a fixed axis), and for a
+ * pair of box-like superellipsoids (every squareness below 0.25) in lasting contact, whose answer
+ * follows the last step's contact between full searches at every eighth query of the pair (counted
+ * by `warm->steps`): where another contact direction becomes the shallower one, it is taken within
+ * eight steps.
  *
  * Returns `DEMCONTACT_STATUS_OK` and fills `*out` (whether or not the bodies touch: see
  * `out->touching`); on failure writes an all-zero `*out` (when `out` is not NULL), leaves `*warm` as it

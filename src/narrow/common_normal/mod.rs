@@ -1026,9 +1026,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 }
                 keep(points, &mut best);
             }
-            Descent::Stalled(points) => {
-                keep(points, &mut stalled);
-            }
+            Descent::Stalled(points) => keep(points, &mut stalled),
         }
         // The restart directions, best first. A pair of moderate squareness ranks them on the
         // prefilter's certified log-domain gap (a third of the exact points' cost; no start
@@ -1132,9 +1130,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     }
                     keep(points, &mut best);
                 }
-                Descent::Stalled(points) => {
-                    keep(points, &mut stalled);
-                }
+                Descent::Stalled(points) => keep(points, &mut stalled),
             }
         }
         // The best stalled descent goes on with a larger budget: an ill-conditioned pair (an
