@@ -591,6 +591,20 @@ fn uniform(seed: u64, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The superellipsoid of five uniforms `r[0..5]` in [0, 1): semi-axes in `radii`, squareness
+/// (both eps) in `eps`.
+fn drawn_body(r: &[f64], radii: (f64, f64), eps: (f64, f64)) -> Superellipsoid {
+    let lerp = |(lo, hi): (f64, f64), x: f64| lo + (hi - lo) * x;
+    Superellipsoid::new(
+        lerp(radii, r[0]),
+        lerp(radii, r[1]),
+        lerp(radii, r[2]),
+        lerp(eps, r[3]),
+        lerp(eps, r[4]),
+    )
+    .unwrap()
+}
+
 #[test]
 fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
     // The protocol's construction (interval 3: radii in (0.5, 3), eps in [0.3, 1.7]): B placed so
@@ -600,16 +614,7 @@ fn cold_penetrating_pairs_of_moderate_squareness_need_one_newton_iteration() {
     let (mut one, mut total, mut probes) = (0, 0, 0);
     for seed in 0..200u64 {
         let r = uniform(seed, 15);
-        let body = |k: usize| {
-            Superellipsoid::new(
-                0.5 + 2.5 * r[k],
-                0.5 + 2.5 * r[k + 1],
-                0.5 + 2.5 * r[k + 2],
-                0.3 + 1.4 * r[k + 3],
-                0.3 + 1.4 * r[k + 4],
-            )
-            .unwrap()
-        };
+        let body = |k: usize| drawn_body(&r[k..k + 5], (0.5, 3.0), (0.3, 1.7));
         let (a, b) = (body(0), body(5));
         let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
         let rot = UnitQuaternion::from_scaled_axis(Vector3::new(3.0 * r[13], -2.0 * r[14], 1.0));
@@ -647,16 +652,7 @@ fn the_search_takes_the_same_steps_in_any_length_unit() {
     // a warm-started sequence, and agree in depth. With tolerances against `1 + |d|` instead of
     // the pair's own length, the larger size polished most warm starts and some cold answers.
     let sizes = [2f64.powi(-10), 1.0, 2f64.powi(10)];
-    let interval_3 = |r: &[f64]| {
-        Superellipsoid::new(
-            0.5 + 2.5 * r[0],
-            0.5 + 2.5 * r[1],
-            0.5 + 2.5 * r[2],
-            0.3 + 1.4 * r[3],
-            0.3 + 1.4 * r[4],
-        )
-        .unwrap()
-    };
+    let interval_3 = |r: &[f64]| drawn_body(r, (0.5, 3.0), (0.3, 1.7));
     for seed in 0..150u64 {
         let r = uniform(1000 + seed, 15);
         let (a, b) = (interval_3(&r[0..5]), interval_3(&r[5..10]));
@@ -1081,16 +1077,7 @@ fn box_like_pairs_in_lasting_contact_continue_their_answers() {
     let (mut cold_iterations, mut warm_iterations, mut touching) = (0u64, 0u64, 0);
     for seed in 0..3u64 {
         let r = uniform(seed + 9000, 16);
-        let body = |k: usize| {
-            Superellipsoid::new(
-                0.5 + 1.5 * r[k],
-                0.5 + 1.5 * r[k + 1],
-                0.5 + 1.5 * r[k + 2],
-                0.1 + 0.14 * r[k + 3],
-                0.1 + 0.14 * r[k + 4],
-            )
-            .unwrap()
-        };
+        let body = |k: usize| drawn_body(&r[k..k + 5], (0.5, 2.0), (0.1, 0.24));
         let (a, b) = (body(0), body(5));
         let u0 = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
         let axis = Vector3::new(r[13] - 0.5, r[14] - 0.5, r[15] - 0.5).normalize();
