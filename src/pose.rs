@@ -126,13 +126,20 @@ impl Pose {
     /// matter. A body point at distance `rho` from B's origin has moved by at most `rho` times
     /// this in A's frame, besides the translation of B's origin.
     pub fn turn_since(&self, other: &Pose, reference: [f64; 4]) -> f64 {
+        self.turn_squared_since(other, reference).sqrt()
+    }
+
+    /// The square of [`Self::turn_since`], without its square root: for a bound that only needs
+    /// comparing.
+    #[inline]
+    pub fn turn_squared_since(&self, other: &Pose, reference: [f64; 4]) -> f64 {
         let q = (self.rotation.inverse() * other.rotation).into_inner();
         let (w_ref, v_ref) = (
             reference[0],
             Vector3::new(-reference[1], -reference[2], -reference[3]),
         );
         let v = q.imag();
-        2.0 * (v_ref * q.w + v * w_ref + v.cross(&v_ref)).norm()
+        4.0 * (v_ref * q.w + v * w_ref + v.cross(&v_ref)).norm_squared()
     }
 
     /// The composition `self * other`: `other` is given in this pose's body frame.

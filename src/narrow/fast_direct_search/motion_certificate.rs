@@ -169,7 +169,7 @@ pub fn certified_apart(
         return None;
     }
     let cover = stored_cover(data, a, b)?;
-    let turn = pose_a.turn_since(
+    let turn_squared = pose_a.turn_squared_since(
         pose_b,
         [
             data[ROTATION],
@@ -227,8 +227,17 @@ pub fn certified_apart(
             )
         }
     };
-    let bound = (c - data[PROJECTION]).abs() + turn * radius;
-    let gap = tracked.min(others - bound * (1.0 + RELATIVE_SLACK)) - ABSOLUTE_SLACK * size;
+    // The gap is the smaller of `tracked` and `others - (|c - c_ref| + turn radius)(1 + slack)`.
+    // The turn is compared squared: its square root is taken only when it sets the gap.
+    let shift = (c - data[PROJECTION]).abs() * (1.0 + RELATIVE_SLACK);
+    let reach = radius * (1.0 + RELATIVE_SLACK);
+    let room = others - shift - tracked;
+    let nearest = if room >= 0.0 && turn_squared * (reach * reach) <= room * room {
+        tracked
+    } else {
+        others - shift - turn_squared.sqrt() * reach
+    };
+    let gap = nearest - ABSOLUTE_SLACK * size;
     if gap.is_nan() || gap <= 0.0 {
         return None;
     }
