@@ -1443,20 +1443,20 @@ fn touching_streak(warm_started: bool, data: &[f64]) -> usize {
     }
 }
 
-/// The next contact direction predicted from the last ones, `history` (unit, newest first; at
-/// least one): Newton's backward-difference extrapolation `c + D1 + D2 + D3`, each difference
-/// taken while the differences fall off (`|D2| < |D1|`, `|D3| < |D2|`: the motion is smooth on
-/// the scale of the steps; a noisy one stops at a lower order) and none when the last change is
-/// [`EXTRAPOLATE`] or more. With `k` terms the prediction's error is of the order of the
-/// direction's change between steps to the power `k + 1`: a contact turning `1e-3` rad a step
-/// moves `1e-6` rad from a linear prediction and `1e-12` rad from a cubic one, which is a common
-/// normal already (`Bodies::start_converged`).
-fn extrapolate(history: &[Vector3<f64>]) -> Vector3<f64> {
-    let c = history[0];
+/// The next contact direction predicted from the `count` last ones, `history[..count]` (unit,
+/// newest first; `count` from 1 to [`HISTORY`], the rest unread): Newton's backward-difference
+/// extrapolation `c + D1 + D2 + D3`, each difference taken while the differences fall off
+/// (`|D2| < |D1|`, `|D3| < |D2|`: the motion is smooth on the scale of the steps; a noisy one
+/// stops at a lower order) and none when the last change is [`EXTRAPOLATE`] or more. With `k`
+/// terms the prediction's error is of the order of the direction's change between steps to the
+/// power `k + 1`: a contact turning `1e-3` rad a step moves `1e-6` rad from a linear prediction
+/// and `1e-12` rad from a cubic one, which is a common normal already
+/// (`Bodies::start_converged`). The history is taken by value, a fixed copy (a slice's copy of
+/// a varying length was a call to `memcpy` on every warm query).
+#[inline]
+fn extrapolate(mut row: [Vector3<f64>; HISTORY], count: usize) -> Vector3<f64> {
+    let c = row[0];
     // Backward differences, row by row: `row[i]` is the current order's difference at step i.
-    let mut row = [Vector3::zeros(); HISTORY];
-    let count = history.len().min(HISTORY);
-    row[..count].copy_from_slice(&history[..count]);
     let mut prediction = c;
     let mut last = f64::INFINITY;
     for order in 1..count {
@@ -1588,7 +1588,7 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     let start = if warm_started && previous.norm_squared() > 0.5 {
         let slot = |k: usize| Vector3::from_column_slice(&warm.data[k..k + 3]);
         let history = [unit(previous), slot(BEFORE), slot(EARLIER), slot(EARLIEST)];
-        extrapolate(&history[..streak.max(1)])
+        extrapolate(history, streak.clamp(1, HISTORY))
     } else if centre_line {
         relative.position * (1.0 / distance)
     } else {

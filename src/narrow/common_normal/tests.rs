@@ -752,6 +752,13 @@ fn turning_directions(n: usize, step: f64) -> Vec<Vector3<f64>> {
         .collect()
 }
 
+/// [`extrapolate`] on the directions of `history` (newest first, 1 to `HISTORY` of them).
+fn extrapolated(history: &[Vector3<f64>]) -> Vector3<f64> {
+    let mut row = [history[0]; HISTORY];
+    row[..history.len()].copy_from_slice(history);
+    extrapolate(row, history.len())
+}
+
 #[test]
 fn extrapolation_gains_an_order_of_the_turn_with_each_direction_kept() {
     let step = 1e-3;
@@ -760,7 +767,7 @@ fn extrapolation_gains_an_order_of_the_turn_with_each_direction_kept() {
     // Newest first: the last one alone, then two, three and four of them.
     let history: Vec<Vector3<f64>> = dirs[..4].iter().rev().copied().collect();
     let errors: Vec<f64> = (1..=4)
-        .map(|k| (extrapolate(&history[..k]) - next).norm())
+        .map(|k| (extrapolated(&history[..k]) - next).norm())
         .collect();
     // The turn's powers 1 to 4 (times the sine of the angle to the axis, below 1).
     assert!(errors[0] > 0.5 * step && errors[0] < step, "{errors:?}");
@@ -773,10 +780,10 @@ fn extrapolation_gains_an_order_of_the_turn_with_each_direction_kept() {
     // A jerky history (the third difference not below the second) stops at the second order.
     let mut jerky = history.clone();
     jerky[3] = (jerky[3] + Vector3::new(2e-6, -3e-6, 1e-6)).normalize();
-    assert_eq!(extrapolate(&jerky), extrapolate(&history[..3]));
+    assert_eq!(extrapolated(&jerky), extrapolated(&history[..3]));
     // A turn of EXTRAPOLATE or more a step is not extrapolated.
     let fast = turning_directions(2, 2.0 * EXTRAPOLATE);
-    assert_eq!(extrapolate(&[fast[1], fast[0]]), fast[1]);
+    assert_eq!(extrapolated(&[fast[1], fast[0]]), fast[1]);
 }
 
 #[test]
