@@ -115,13 +115,20 @@ pub const EXTENDED_ITERATIONS: u32 = 450;
 /// Iterations of the GJK test that arbitrates an overlap no contact point certifies.
 const GJK_ITERATIONS: usize = 200;
 
-/// Start directions of the wider search that follows an untrusted first answer.
+/// Start directions of the wider search that follows an untrusted first answer, for every pair
+/// with no nearly pointed body (no `eps` above 1.75): of moderate squareness, or with nearly
+/// box-like bodies (an `eps` below 0.25), whose first answers fail the trust test at most edges
+/// and corners (they took [`GLOBAL_STARTS_EXTREME`] before, and a cold query 2.2 to 2.4 times as
+/// long). In `validate`'s interval 4, box-like pairs restarted from 2 directions missed the
+/// global minimum of one pair at three of the seeds 1-4 (10^6 pairs per series); from 3, 4 or 6
+/// they gave the outcomes of 16, wrong answers and disagreeing warm answers alike, at those seeds
+/// and at seeds 2, 3 and 5 with 3 x 10^6 pairs (3 and 6).
 pub const GLOBAL_STARTS: usize = 6;
 
-/// Start directions of the wider search for a pair with a nearly pointed or box-like body (an
-/// `eps` outside the moderate squareness range, 0.25 to 1.75), whose local minima are more
-/// numerous: with 6, the search missed the global minimum of 1 to 5 pairs of interval 4 in
-/// 3 x 10^6 at seeds 2-5 of `validate`.
+/// Start directions of the wider search for a pair with a nearly pointed body (an `eps` above
+/// the moderate squareness range, 0.25 to 1.75), whose local minima are more numerous: with 6
+/// for every pair outside the range, the search missed the global minimum of 1 to 5 pairs of
+/// interval 4 in 3 x 10^6 at seeds 2-5 of `validate`.
 pub const GLOBAL_STARTS_EXTREME: usize = 16;
 
 /// How many times the depth the smallest radius of curvature of A - B must be at a converged
@@ -920,8 +927,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
-    /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed or
-    /// box-like body) directions of `restart::ranked` (a pair of moderate squareness: of
+    /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed body)
+    /// directions of `restart::ranked` (a pair of moderate squareness: of
     /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
     /// climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged answer
     /// whose overlap is certified, or stops at the first exclusion. The best of the descents that
@@ -1060,7 +1067,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     .collect()
             }
             None => {
-                let starts = if moderate {
+                let starts = if self.squareness().1 <= MODERATE_SQUARENESS.1 {
                     GLOBAL_STARTS
                 } else {
                     GLOBAL_STARTS_EXTREME

@@ -1123,3 +1123,36 @@ fn box_like_pairs_in_lasting_contact_continue_their_answers() {
         "warm {warm_iterations} cold {cold_iterations}"
     );
 }
+
+#[test]
+fn box_like_pairs_restart_from_as_many_directions_as_moderate_ones() {
+    // Box-like bodies (every eps below 0.25), alone and with a body of moderate squareness:
+    // their first answers fail the trust test at most edges and corners, and the wider search
+    // that follows descends from the best `GLOBAL_STARTS` lattice directions, not the
+    // `GLOBAL_STARTS_EXTREME` of pointed pairs. None may end deeper than its construction.
+    let mut restarted = 0;
+    for seed in 0..60u64 {
+        let r = uniform(seed + 9500, 14);
+        let a = drawn_body(&r[0..5], (0.5, 3.0), (0.1, 0.25));
+        let b_eps = if seed % 2 == 0 {
+            (0.1, 0.25)
+        } else {
+            (0.25, 1.75)
+        };
+        let b = drawn_body(&r[5..10], (0.5, 3.0), b_eps);
+        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+        let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5) * r[13]);
+        let depth = 1.75e-3 * (0.05 + r[13]);
+        let pb = constructed(&a, &b, &u, rotation, depth);
+        let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+        assert!(s.contact.touching, "seed {seed}");
+        assert!(
+            s.contact.penetration <= depth * (1.0 + 1e-6),
+            "seed {seed}: {} deeper than {depth}",
+            s.contact.penetration
+        );
+        assert!(s.restarts as usize <= GLOBAL_STARTS, "seed {seed}: {s:?}");
+        restarted += (s.restarts > 0) as usize;
+    }
+    assert!(restarted >= 20, "{restarted} of 60 took the wider search");
+}
