@@ -1044,6 +1044,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // the outcomes of `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6
         // pairs.)
         let pointed = self.squareness().1 > MODERATE_SQUARENESS.1;
+        let starts = if pointed {
+            GLOBAL_STARTS_EXTREME
+        } else {
+            GLOBAL_STARTS
+        };
         let logs = if pointed {
             None
         } else {
@@ -1054,7 +1059,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 let ranked = restart::ranked_directions(
                     |c| self.coarse_gap(la, lb, c).0,
                     |c| self.gap_bound(la, lb, c),
-                    GLOBAL_STARTS,
+                    starts,
                 );
                 if ranked[0].0 > 0.0 {
                     let c = ranked[0].1;
@@ -1065,16 +1070,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 }
                 ranked
                     .into_iter()
-                    .take(GLOBAL_STARTS)
+                    .take(starts)
                     .map(|(_, c)| RestartFrom::Direction(c))
                     .collect()
             }
             None => {
-                let starts = if pointed {
-                    GLOBAL_STARTS_EXTREME
-                } else {
-                    GLOBAL_STARTS
-                };
                 let radii = self.a.log_support().zip(self.b.log_support());
                 let ranked = restart::ranked(
                     |c| self.points(c),
