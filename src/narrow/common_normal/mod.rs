@@ -23,10 +23,10 @@
 //!
 //! Beyond the paper: a penetrating pair climbs the same ascent to the common normal of the
 //! approximate support points (a stationary point of the support gap is a common normal), which
-//! lies within about `1e-8` rad of the exact one; new pairs of moderate squareness start the exact
-//! Newton search there, and most then need one Newton iteration instead of four to eight (the
-//! derivatives of eqs. (10)-(11) cost several times a log-domain evaluation of both bodies). The
-//! ascent's curvature model starts from the bodies' ellipsoids (closed form) and is updated from
+//! lies within about `1e-8` rad of the exact one; new pairs with no nearly pointed body start the
+//! exact Newton search there, and most then need one Newton iteration instead of four to eight
+//! (the derivatives of eqs. (10)-(11) cost several times a log-domain evaluation of both bodies).
+//! The ascent's curvature model starts from the bodies' ellipsoids (closed form) and is updated from
 //! the change of `d` between steps (BFGS): `d(d)/dc = -M`, with `M = J_A + R J_B R^T` the sum of
 //! the point-with-normal Jacobians.
 //!
@@ -201,10 +201,10 @@ const PREFILTER_CONVERGED: f64 = 1e-5;
 /// skipped: it would only come back there.
 const SAME_NORMAL: f64 = 1e-6;
 
-/// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness
-/// (`Bodies::moderate_squareness`): its descent after the prefilter starts from the prefilter's
-/// last ascent direction and its restart takes [`GLOBAL_STARTS`] directions; below the range a
-/// body is nearly box-like ([`SMOOTH_RATIO_BOXY`]), above it nearly pointed.
+/// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness: above
+/// it a body is nearly pointed (`Bodies::nearly_pointed`), its pair's descent after the prefilter
+/// starts from its start and its restart takes [`GLOBAL_STARTS_EXTREME`] directions; below it a
+/// body is nearly box-like ([`SMOOTH_RATIO_BOXY`]).
 const MODERATE_SQUARENESS: (f64, f64) = (0.25, 1.75);
 
 /// Relative rounding of a support gap (a difference of coordinates of the size of the centre
@@ -891,23 +891,27 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (a.0.min(b.0), a.1.max(b.1))
     }
 
-    /// Whether both bodies' squareness parameters lie in [`MODERATE_SQUARENESS`], where the
-    /// Newton descent of a pair that did not touch at its last query (or is new) starts from the
+    /// Whether a body is nearly pointed: a squareness parameter above [`MODERATE_SQUARENESS`].
+    /// Every other pair (of moderate squareness, or with nearly box-like bodies) starts the
+    /// Newton descent of a pair that did not touch at its last query (or is new) from the
     /// prefilter's last ascent direction instead of its start (the centre line, or the last
-    /// separating direction), and the restart takes [`GLOBAL_STARTS`] directions.
+    /// separating direction), and its restart takes [`GLOBAL_STARTS`] directions ranked on the
+    /// prefilter's log-domain gap.
     ///
     /// Beyond the paper, which starts at the centre line (`alpha = 0`): the prefilter's
     /// quasi-Newton ascent climbs the support gap to the common normal of the approximate support
     /// points, and from there most cold penetrating pairs need a single Newton iteration
     /// (`validate`, interval 3: median Newton iterations 4 -> 1; 6 -> 4 with the three plain
-    /// ascent probes the prefilter took before). Where a body is nearly pointed or nearly a box
-    /// (`eps` near 2 or 0), the descent from there meets more local minima that the trust test and
-    /// the restarts do not tell from the global one than the descent from the centre line does
-    /// (interval 4 of the protocol, `eps` in [0.1, 1.9], over 3 x 10^6 pairs at each of five
-    /// seeds): those pairs keep the centre line.
-    fn moderate_squareness(&self) -> bool {
-        let (lo, hi) = self.squareness();
-        lo >= MODERATE_SQUARENESS.0 && hi <= MODERATE_SQUARENESS.1
+    /// ascent probes the prefilter took before). Where a body is nearly pointed (`eps` near 2),
+    /// the descent from there meets more local minima that the trust test and the restarts do not
+    /// tell from the global one than the descent from the centre line does (interval 4 of the
+    /// protocol, `eps` in [0.1, 1.9], over 3 x 10^6 pairs at each of five seeds): those pairs keep
+    /// the centre line. Pairs with a nearly box-like body took the centre line too until they were
+    /// tried alone: from the ascent direction they gave the outcomes of `validate` they gave
+    /// before, at seeds 1-4 and at seeds 2, 3 and 5 with 3 x 10^6 pairs (interval 4: median
+    /// Newton iterations 5 -> 1).
+    fn nearly_pointed(&self) -> bool {
+        self.squareness().1 > MODERATE_SQUARENESS.1
     }
 
     /// Whether a converged penetrating answer can be trusted as the global minimum without a
@@ -981,13 +985,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     }
                     // The prefilter has tried the directions ahead of the start (to within its
                     // margin): the descent starts with the derivatives at the start, whose points
-                    // give the exact test there; for a pair of moderate squareness, one quasi-Newton
-                    // step past the last direction it tried (`Self::moderate_squareness`).
+                    // give the exact test there; for a pair with no nearly pointed body, one
+                    // quasi-Newton step past the last direction it tried (`Self::nearly_pointed`).
                     Prefilter::Undecided { ahead, steps } => {
                         solution.iterations = steps;
                         solution.probes = steps;
                         let probe_start =
-                            self.moderate_squareness() && ahead.iter().all(|v| v.is_finite());
+                            !self.nearly_pointed() && ahead.iter().all(|v| v.is_finite());
                         Start::Derivatives(if probe_start { ahead } else { start })
                     }
                     Prefilter::NotApplicable => Start::Points(self.points(start)),
@@ -1043,7 +1047,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // as it is. (Box-like pairs ranked on the exact points before: 1.4-1.7 times as long, with
         // the outcomes of `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6
         // pairs.)
-        let pointed = self.squareness().1 > MODERATE_SQUARENESS.1;
+        let pointed = self.nearly_pointed();
         let starts = if pointed {
             GLOBAL_STARTS_EXTREME
         } else {
