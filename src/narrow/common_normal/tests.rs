@@ -1124,6 +1124,24 @@ fn box_like_pairs_in_lasting_contact_continue_their_answers() {
     );
 }
 
+/// A penetrating pair of the protocol's construction drawn from `seed` (radii in (0.5, 3), depth
+/// up to 1.75e-3): A box-like (both eps in [0.1, 0.25)); B box-like too for an even seed, of
+/// moderate squareness ([0.25, 1.75)) for an odd one. Returns A, B, B's pose and the depth.
+fn box_like_pair(seed: u64) -> (Superellipsoid, Superellipsoid, Pose, f64) {
+    let r = uniform(seed, 14);
+    let a = drawn_body(&r[0..5], (0.5, 3.0), (0.1, 0.25));
+    let b_eps = if seed % 2 == 0 {
+        (0.1, 0.25)
+    } else {
+        (0.25, 1.75)
+    };
+    let b = drawn_body(&r[5..10], (0.5, 3.0), b_eps);
+    let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+    let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5) * r[13]);
+    let depth = 1.75e-3 * (0.05 + r[13]);
+    (a, b, constructed(&a, &b, &u, rotation, depth), depth)
+}
+
 #[test]
 fn box_like_pairs_restart_from_as_many_directions_as_moderate_ones() {
     // Box-like bodies (every eps below 0.25), alone and with a body of moderate squareness:
@@ -1132,18 +1150,7 @@ fn box_like_pairs_restart_from_as_many_directions_as_moderate_ones() {
     // `GLOBAL_STARTS_EXTREME` of pointed pairs. None may end deeper than its construction.
     let mut restarted = 0;
     for seed in 0..60u64 {
-        let r = uniform(seed + 9500, 14);
-        let a = drawn_body(&r[0..5], (0.5, 3.0), (0.1, 0.25));
-        let b_eps = if seed % 2 == 0 {
-            (0.1, 0.25)
-        } else {
-            (0.25, 1.75)
-        };
-        let b = drawn_body(&r[5..10], (0.5, 3.0), b_eps);
-        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
-        let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5) * r[13]);
-        let depth = 1.75e-3 * (0.05 + r[13]);
-        let pb = constructed(&a, &b, &u, rotation, depth);
+        let (a, b, pb, depth) = box_like_pair(seed + 9500);
         let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
         assert!(s.contact.touching, "seed {seed}");
         assert!(
@@ -1165,17 +1172,7 @@ fn box_like_pairs_start_their_descent_where_the_prefilter_climbed() {
     // average (6.3 from the centre line, as they started before).
     let (mut newton, mut first_trusted) = (0u32, 0u32);
     for seed in 0..200u64 {
-        let r = uniform(seed + 9700, 14);
-        let a = drawn_body(&r[0..5], (0.5, 3.0), (0.1, 0.25));
-        let b_eps = if seed % 2 == 0 {
-            (0.1, 0.25)
-        } else {
-            (0.25, 1.75)
-        };
-        let b = drawn_body(&r[5..10], (0.5, 3.0), b_eps);
-        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
-        let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5) * r[13]);
-        let pb = constructed(&a, &b, &u, rotation, 1.75e-3 * (0.05 + r[13]));
+        let (a, b, pb, _) = box_like_pair(seed + 9700);
         let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
         if s.restarts == 0 && s.contact.touching {
             first_trusted += 1;
