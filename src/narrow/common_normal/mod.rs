@@ -1457,7 +1457,7 @@ fn touching_streak(warm_started: bool, data: &[f64]) -> usize {
     }
 }
 
-/// The next contact direction predicted from the `count` last ones, `history[..count]` (unit,
+/// The next contact direction predicted from the `count` last ones, `row[..count]` (unit,
 /// newest first; `count` from 1 to [`HISTORY`], the rest unread): Newton's backward-difference
 /// extrapolation `c + D1 + D2 + D3`, each difference taken while the differences fall off
 /// (`|D2| < |D1|`, `|D3| < |D2|`: the motion is smooth on the scale of the steps; a noisy one
