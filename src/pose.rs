@@ -125,6 +125,7 @@ impl Pose {
     /// vector part of `q q_ref^-1` (`q = self^-1 other`); the sign of either quaternion does not
     /// matter. A body point at distance `rho` from B's origin has moved by at most `rho` times
     /// this in A's frame, besides the translation of B's origin.
+    #[inline]
     pub fn turn_since(&self, other: &Pose, reference: [f64; 4]) -> f64 {
         self.turn_squared_since(other, reference).sqrt()
     }
