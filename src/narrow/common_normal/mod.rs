@@ -918,15 +918,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// wider search: the paper's local-minimum test holds (each point inside the other body) and
     /// the Minkowski difference is smooth on the scale of the depth there (its smallest radius of
     /// curvature at least [`SMOOTH_RATIO`] times the depth, [`SMOOTH_RATIO_BOXY`] for a nearly
-    /// box-like body), so no other common normal of comparable depth can lie near.
-    fn trusted(&self, points: &Points, sharpness: f64) -> bool {
+    /// box-like body), so no other common normal of comparable depth can lie near. `inside` is
+    /// the local-minimum test's verdict on `points` (`Self::both_inside`), which the caller needs
+    /// anyway: evaluated once.
+    fn trusted(&self, points: &Points, sharpness: f64, inside: bool) -> bool {
         let boxy = self.squareness().0 < MODERATE_SQUARENESS.0;
         let ratio = if boxy {
             SMOOTH_RATIO_BOXY
         } else {
             SMOOTH_RATIO
         };
-        sharpness >= ratio * -points.support_gap() && self.both_inside(points)
+        inside && sharpness >= ratio * -points.support_gap()
     }
 
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
@@ -1016,11 +1018,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 // search, but for every `RECHECK_EVERY`-th query: the contact follows its branch
                 // from a checked answer, as the paper's warm start does. (Pointed pairs are left
                 // out: continued answers of `eps` 1.5-1.8 ended deeper than the cold ones.)
+                // The paper's local-minimum test, once: the continuation and the trust test ask
+                // it, and an answer taken by neither counts as a local minimum where it fails.
+                let inside = self.both_inside(&points);
                 let continues = continued
                     && self.squareness().1 < MODERATE_SQUARENESS.0
                     && (points.c - start).norm() <= CONTINUATION
-                    && self.both_inside(&points);
-                if continues || self.trusted(&points, sharpness) {
+                    && inside;
+                if continues || self.trusted(&points, sharpness, inside) {
                     return Ok(match self.polish(points, &mut solution.iterations) {
                         Ok(polished) => {
                             let mut solution = self.finish(solution, polished, false);
@@ -1032,7 +1037,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                         Err(excluded) => self.finish(solution, excluded, true),
                     });
                 }
-                if !self.both_inside(&points) {
+                if !inside {
                     solution.local_minima += 1;
                 }
                 keep(points, &mut best);
