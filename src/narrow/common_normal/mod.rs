@@ -67,7 +67,9 @@ use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::shapes::coarse_support::SupportLogs;
-use crate::shapes::{coarse_support, LogSupport, Shape, SmoothConvex, LOG_DOMAIN_MARGIN};
+use crate::shapes::{
+    coarse_support, gauges_at_most_pair, LogSupport, Shape, SmoothConvex, LOG_DOMAIN_MARGIN,
+};
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
@@ -359,10 +361,18 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         )
     }
 
-    /// The paper's test against local minima: `p1` lies in B and `p2` in A (both evaluated, so
-    /// that their dependency chains overlap).
+    /// The paper's test against local minima: `p1` lies in B and `p2` in A (both evaluated side
+    /// by side, [`gauges_at_most_pair`], so that their dependency chains overlap).
     fn both_inside(&self, points: &Points) -> bool {
-        self.in_b(&points.p1) & self.in_a(&points.p2)
+        let p1_in_b_frame = self.rotation.transpose() * (points.p1 - self.translation);
+        let (p1_in_b, p2_in_a) = gauges_at_most_pair(
+            self.b,
+            &p1_in_b_frame,
+            self.a,
+            &points.p2,
+            1.0 + INSIDE_TOLERANCE,
+        );
+        p1_in_b & p2_in_a
     }
 
     /// Whether the points prove that the bodies overlap: a point of one body lies in the other

@@ -2,7 +2,9 @@
 //! (Wellmann, Lillie & Wriggers 2008, eqs. (7)-(11)).
 
 use super::chart::Chart;
-use crate::shapes::{PointDerivatives, SmoothConvex};
+use crate::shapes::{
+    point_with_normal_first_pair, point_with_normal_pair, PointDerivatives, SmoothConvex,
+};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Two bodies in body A's frame: A at the origin, B at `translation` turned by `rotation` (eq. (7)
@@ -143,9 +145,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The points for the unit direction `c` (eqs. (4), (2), (7), (8)): two point-with-normal maps.
     #[inline]
     pub fn points(&self, c: Vector3<f64>) -> Points {
-        let p1 = self.a.point_with_normal(&c);
         let m = -(self.rotation.transpose() * c);
-        let p2 = self.translation + self.rotation * self.b.point_with_normal(&m);
+        let (p1, pb) = point_with_normal_pair(self.a, &c, self.b, &m);
+        let p2 = self.translation + self.rotation * pb;
         Points {
             c,
             p1,
@@ -174,9 +176,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// first derivatives of both point-with-normal maps, `M` on the chart's tangent vectors and
     /// the support gap's gradient and Hessian they give (see [`FirstOrder`]).
     pub fn first_order(&self, c: Vector3<f64>) -> FirstOrder<A::JetRest, B::JetRest> {
-        let (p1, jacobian_a, rest_a) = self.a.point_with_normal_first(&c);
         let rt = self.rotation.transpose();
-        let (pb, jacobian_b, rest_b) = self.b.point_with_normal_first(&-(rt * c));
+        let ((p1, jacobian_a, rest_a), (pb, jacobian_b, rest_b)) =
+            point_with_normal_first_pair(self.a, &c, self.b, &-(rt * c));
         let p2 = self.translation + self.rotation * pb;
         let d = p2 - p1;
         let chart = Chart::new(c);

@@ -308,13 +308,28 @@ pub fn support_logs<const N: usize>(
 /// `log2 |x_i| - log2 r_i`: no division; see the module documentation). `-inf` at the origin.
 #[inline(always)]
 pub fn log_gauge(log_r: &[f64; 3], p: [f64; 2], inv_p: [f64; 2], x: &Vector3<f64>) -> f64 {
-    let lx = [
-        log2(x.x.abs()) - log_r[0],
-        log2(x.y.abs()) - log_r[1],
-        log2(x.z.abs()) - log_r[2],
-    ];
-    let lg = log_norm(lx[0], lx[1], p[0], inv_p[0]);
-    log_norm(lg, lx[2], p[1], inv_p[1])
+    let [log_gauge] = log_gauges([log_r], [p], [inv_p], [x]);
+    log_gauge
+}
+
+/// [`log_gauge`] of `N` bodies at once (body `i` at `x[i]`), each bit for bit the same, the
+/// stages written side by side as in [`support_logs`].
+#[inline(always)]
+pub fn log_gauges<const N: usize>(
+    log_r: [&[f64; 3]; N],
+    p: [[f64; 2]; N],
+    inv_p: [[f64; 2]; N],
+    x: [&Vector3<f64>; N],
+) -> [f64; N] {
+    let lx: [[f64; 3]; N] = std::array::from_fn(|i| {
+        [
+            log2(x[i].x.abs()) - log_r[i][0],
+            log2(x[i].y.abs()) - log_r[i][1],
+            log2(x[i].z.abs()) - log_r[i][2],
+        ]
+    });
+    let lg: [f64; N] = std::array::from_fn(|i| log_norm(lx[i][0], lx[i][1], p[i][0], inv_p[i][0]));
+    std::array::from_fn(|i| log_norm(lg[i], lx[i][2], p[i][1], inv_p[i][1]))
 }
 
 /// The gauge of [`log_gauge`] itself: within `9.1e-9` relative.
