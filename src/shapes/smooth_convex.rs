@@ -41,7 +41,7 @@ pub trait SmoothConvex {
     fn as_superellipsoid(&self) -> Option<&Superellipsoid> {
         None
     }
-    /// A superellipsoid's [`JetRest`] as this shape's [`Self::JetRest`]: `Some` exactly when
+    /// A superellipsoid's `JetRest` as this shape's [`Self::JetRest`]: `Some` exactly when
     /// [`Self::as_superellipsoid`] is.
     fn jet_rest_of_superellipsoid(rest: JetRest) -> Option<Self::JetRest> {
         let _ = rest;

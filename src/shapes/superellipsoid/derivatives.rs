@@ -115,7 +115,7 @@ impl Superellipsoid {
 
     /// [`Self::point_with_normal_first`] of two bodies at once: `a`'s with normal `na` and `b`'s
     /// with normal `nb` (each in its own body frame), bit for bit the same as two calls, the two
-    /// chains of powers side by side ([`Self::nested_support_pair`]).
+    /// chains of powers side by side (`nested_support_pair`).
     pub fn point_with_normal_first_pair(
         a: &Self,
         na: &Vector3<f64>,

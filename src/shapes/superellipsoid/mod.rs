@@ -597,7 +597,7 @@ impl Superellipsoid {
 
     /// [`Self::point_with_normal`] of two bodies at once: `a`'s point with normal `na` and `b`'s
     /// with normal `nb` (each in its own body frame), bit for bit the same as two calls, with the
-    /// two chains of powers side by side ([`Self::nested_support_pair`]): about the latency of one.
+    /// two chains of powers side by side (`nested_support_pair`): about the latency of one.
     pub fn point_with_normal_pair(
         a: &Self,
         na: &Vector3<f64>,
