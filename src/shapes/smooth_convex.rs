@@ -36,8 +36,8 @@ pub trait SmoothConvex {
             hessians: self.point_with_normal_second(&rest),
         }
     }
-    /// The body as a superellipsoid, if it is one: two superellipsoids evaluate their maps side
-    /// by side ([`point_with_normal_pair`], [`point_with_normal_first_pair`]).
+    /// The body as a superellipsoid, if it is one: two superellipsoids evaluate their maps and
+    /// gauges side by side ([`point_with_normal_first_pair`], [`gauges_at_most_pair`]).
     fn as_superellipsoid(&self) -> Option<&Superellipsoid> {
         None
     }
@@ -62,22 +62,6 @@ pub trait SmoothConvex {
     /// A positive number computed from the shape's parameters, the same bit for bit for equal
     /// shapes: what a warm state records to recognise the shapes it was written for.
     fn fingerprint(&self) -> f64;
-}
-
-/// `a`'s point with normal `na` and `b`'s with normal `nb` (each in its own body frame), as two
-/// calls of [`SmoothConvex::point_with_normal`] give them; for two superellipsoids side by side,
-/// bit for bit the same at about the latency of one ([`Superellipsoid::point_with_normal_pair`]).
-#[inline(always)]
-pub fn point_with_normal_pair<A: SmoothConvex, B: SmoothConvex>(
-    a: &A,
-    na: &Vector3<f64>,
-    b: &B,
-    nb: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    match (a.as_superellipsoid(), b.as_superellipsoid()) {
-        (Some(sa), Some(sb)) => Superellipsoid::point_with_normal_pair(sa, na, sb, nb),
-        _ => (a.point_with_normal(na), b.point_with_normal(nb)),
-    }
 }
 
 /// [`SmoothConvex::point_with_normal_first`] of `a` along `na` and of `b` along `nb`, as two calls

@@ -2,9 +2,7 @@
 //! (Wellmann, Lillie & Wriggers 2008, eqs. (7)-(11)).
 
 use super::chart::Chart;
-use crate::shapes::{
-    point_with_normal_first_pair, point_with_normal_pair, PointDerivatives, SmoothConvex,
-};
+use crate::shapes::{point_with_normal_first_pair, PointDerivatives, SmoothConvex};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Two bodies in body A's frame: A at the origin, B at `translation` turned by `rotation` (eq. (7)
@@ -145,9 +143,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The points for the unit direction `c` (eqs. (4), (2), (7), (8)): two point-with-normal maps.
     #[inline]
     pub fn points(&self, c: Vector3<f64>) -> Points {
+        let p1 = self.a.point_with_normal(&c);
         let m = -(self.rotation.transpose() * c);
-        let (p1, pb) = point_with_normal_pair(self.a, &c, self.b, &m);
-        let p2 = self.translation + self.rotation * pb;
+        let p2 = self.translation + self.rotation * self.b.point_with_normal(&m);
         Points {
             c,
             p1,

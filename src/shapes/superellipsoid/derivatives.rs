@@ -398,8 +398,8 @@ mod tests {
     use super::*;
     use crate::shapes::superellipsoid::tests::Rng;
 
-    /// Two bodies evaluated side by side give bit for bit what two calls give: the points and the
-    /// first derivatives, for moderate, box-like and pointed squareness, ellipses (`eps` exactly
+    /// Two bodies evaluated side by side give bit for bit what two calls give: the points, the
+    /// first derivatives and what the second derivatives are computed from, for moderate, box-like and pointed squareness, ellipses (`eps` exactly
     /// 1, the square-root lane) beside powers, and directions on the axes, in the coordinate
     /// planes and at zero.
     #[test]
@@ -423,10 +423,7 @@ mod tests {
             };
             for (j, na) in directions.iter().enumerate() {
                 let nb = directions[(j * 7 + k) % directions.len()] * rng.uniform(0.1, 10.0);
-                let (pa, pb) = Superellipsoid::point_with_normal_pair(&a, na, &b, &nb);
                 let bits = |v: &Vector3<f64>| v.map(f64::to_bits);
-                assert_eq!(bits(&pa), bits(&a.point_with_normal(na)));
-                assert_eq!(bits(&pb), bits(&b.point_with_normal(&nb)));
                 let [(qa, ja, ra), (qb, jb, rb)] =
                     Superellipsoid::point_with_normal_first_pair(&a, na, &b, &nb);
                 let (sa, ka, ta) = a.point_with_normal_first(na);

@@ -595,20 +595,6 @@ impl Superellipsoid {
         })
     }
 
-    /// [`Self::point_with_normal`] of two bodies at once: `a`'s point with normal `na` and `b`'s
-    /// with normal `nb` (each in its own body frame), bit for bit the same as two calls, with the
-    /// two chains of powers side by side (`nested_support_pair`): about the latency of one.
-    pub fn point_with_normal_pair(
-        a: &Self,
-        na: &Vector3<f64>,
-        b: &Self,
-        nb: &Vector3<f64>,
-    ) -> (Vector3<f64>, Vector3<f64>) {
-        let (ma, mb) = (a.scaled(na), b.scaled(nb));
-        let [pa, pb] = Self::nested_support_pair([a, b], [&ma, &mb]);
-        (a.point_of(&ma, &pa), b.point_of(&mb, &pb))
-    }
-
     /// The surface point of [`Self::nested_support`]'s `parts` of `m`.
     #[inline(always)]
     fn point_of(&self, m: &Vector3<f64>, parts: &NestedSupport) -> Vector3<f64> {
