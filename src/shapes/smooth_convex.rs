@@ -36,15 +36,11 @@ pub trait SmoothConvex {
             hessians: self.point_with_normal_second(&rest),
         }
     }
-    /// The body as a superellipsoid, if it is one: two superellipsoids evaluate their maps and
+    /// The body as a superellipsoid, if it is one, with the identity from a superellipsoid's
+    /// `JetRest` to this shape's [`Self::JetRest`]: two superellipsoids evaluate their maps and
     /// gauges side by side ([`point_with_normal_first_pair`], [`gauges_at_most_pair`]).
-    fn as_superellipsoid(&self) -> Option<&Superellipsoid> {
-        None
-    }
-    /// A superellipsoid's `JetRest` as this shape's [`Self::JetRest`]: `Some` exactly when
-    /// [`Self::as_superellipsoid`] is.
-    fn jet_rest_of_superellipsoid(rest: JetRest) -> Option<Self::JetRest> {
-        let _ = rest;
+    #[allow(clippy::type_complexity)]
+    fn as_superellipsoid(&self) -> Option<(&Superellipsoid, fn(JetRest) -> Self::JetRest)> {
         None
     }
     /// The gauge (Minkowski functional): `< 1` inside, `1` on the surface, `> 1` outside,
@@ -78,17 +74,14 @@ pub fn point_with_normal_first_pair<A: SmoothConvex, B: SmoothConvex>(
     (Vector3<f64>, Matrix3<f64>, A::JetRest),
     (Vector3<f64>, Matrix3<f64>, B::JetRest),
 ) {
-    if let (Some(sa), Some(sb)) = (a.as_superellipsoid(), b.as_superellipsoid()) {
-        let [(pa, ja, ra), (pb, jb, rb)] =
-            Superellipsoid::point_with_normal_first_pair(sa, na, sb, nb);
-        if let (Some(ra), Some(rb)) = (
-            A::jet_rest_of_superellipsoid(ra),
-            B::jet_rest_of_superellipsoid(rb),
-        ) {
-            return ((pa, ja, ra), (pb, jb, rb));
+    match (a.as_superellipsoid(), b.as_superellipsoid()) {
+        (Some((sa, rest_a)), Some((sb, rest_b))) => {
+            let [(pa, ja, ra), (pb, jb, rb)] =
+                Superellipsoid::point_with_normal_first_pair(sa, na, sb, nb);
+            ((pa, ja, rest_a(ra)), (pb, jb, rest_b(rb)))
         }
+        _ => (a.point_with_normal_first(na), b.point_with_normal_first(nb)),
     }
-    (a.point_with_normal_first(na), b.point_with_normal_first(nb))
 }
 
 /// Whether `a`'s gauge at `xa` and `b`'s at `xb` (each in its own body frame) are at most `limit`,
@@ -103,7 +96,7 @@ pub fn gauges_at_most_pair<A: SmoothConvex, B: SmoothConvex>(
     limit: f64,
 ) -> (bool, bool) {
     match (a.as_superellipsoid(), b.as_superellipsoid()) {
-        (Some(sa), Some(sb)) => {
+        (Some((sa, _)), Some((sb, _))) => {
             let [in_a, in_b] = Superellipsoid::gauges_at_most_pair(sa, xa, sb, xb, limit);
             (in_a, in_b)
         }
@@ -133,12 +126,8 @@ impl SmoothConvex for Superellipsoid {
         Superellipsoid::point_with_normal_second(self, rest)
     }
     #[inline(always)]
-    fn as_superellipsoid(&self) -> Option<&Superellipsoid> {
-        Some(self)
-    }
-    #[inline(always)]
-    fn jet_rest_of_superellipsoid(rest: JetRest) -> Option<JetRest> {
-        Some(rest)
+    fn as_superellipsoid(&self) -> Option<(&Superellipsoid, fn(JetRest) -> JetRest)> {
+        Some((self, |rest| rest))
     }
     #[inline]
     fn gauge(&self, x: &Vector3<f64>) -> f64 {

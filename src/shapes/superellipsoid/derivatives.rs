@@ -399,9 +399,9 @@ mod tests {
     use crate::shapes::superellipsoid::tests::Rng;
 
     /// Two bodies evaluated side by side give bit for bit what two calls give: the points, the
-    /// first derivatives and what the second derivatives are computed from, for moderate, box-like and pointed squareness, ellipses (`eps` exactly
-    /// 1, the square-root lane) beside powers, and directions on the axes, in the coordinate
-    /// planes and at zero.
+    /// first derivatives and what the second derivatives are computed from, for moderate,
+    /// box-like and pointed squareness, ellipses (`eps` exactly 1, the square-root lane) beside
+    /// powers, and directions on the axes, in the coordinate planes and at zero.
     #[test]
     fn pairs_side_by_side_are_bit_for_bit_two_calls() {
         let mut rng = Rng(41);

@@ -304,10 +304,9 @@ impl Superellipsoid {
     /// about a third of the latency, with no power taken back out of the log domain.
     #[inline(always)]
     pub fn gauge_at_most(&self, x: &Vector3<f64>, limit: f64) -> bool {
-        let log_gauge = self.log_domain().map(|(p, inv_p)| {
-            let [log_gauge] = coarse_support::log_gauges([&self.log2_r], [p], [inv_p], [x]);
-            log_gauge
-        });
+        let log_gauge = self
+            .log_domain()
+            .map(|(p, inv_p)| coarse_support::log_gauge(&self.log2_r, p, inv_p, x));
         self.gauge_at_most_by(x, limit, log_gauge)
     }
 
