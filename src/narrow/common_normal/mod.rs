@@ -355,19 +355,22 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Whether `x` (A's frame) lies in B.
     #[inline(always)]
     fn in_b(&self, x: &Vector3<f64>) -> bool {
-        self.b.gauge_at_most(
-            &(self.rotation.transpose() * (x - self.translation)),
-            1.0 + INSIDE_TOLERANCE,
-        )
+        self.b
+            .gauge_at_most(&self.in_b_frame(x), 1.0 + INSIDE_TOLERANCE)
+    }
+
+    /// `x` (A's frame) in B's frame.
+    #[inline(always)]
+    fn in_b_frame(&self, x: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation.transpose() * (x - self.translation)
     }
 
     /// The paper's test against local minima: `p1` lies in B and `p2` in A (both evaluated side
     /// by side, [`gauges_at_most_pair`], so that their dependency chains overlap).
     fn both_inside(&self, points: &Points) -> bool {
-        let p1_in_b_frame = self.rotation.transpose() * (points.p1 - self.translation);
         let (p1_in_b, p2_in_a) = gauges_at_most_pair(
             self.b,
-            &p1_in_b_frame,
+            &self.in_b_frame(&points.p1),
             self.a,
             &points.p2,
             1.0 + INSIDE_TOLERANCE,

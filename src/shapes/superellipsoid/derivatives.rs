@@ -115,7 +115,7 @@ impl Superellipsoid {
 
     /// [`Self::point_with_normal_first`] of two bodies at once: `a`'s with normal `na` and `b`'s
     /// with normal `nb` (each in its own body frame), bit for bit the same as two calls, the two
-    /// chains of powers side by side (`nested_support_pair`).
+    /// chains of powers side by side (`nested_supports`).
     pub fn point_with_normal_first_pair(
         a: &Self,
         na: &Vector3<f64>,
@@ -123,7 +123,7 @@ impl Superellipsoid {
         nb: &Vector3<f64>,
     ) -> [(Vector3<f64>, Matrix3<f64>, JetRest); 2] {
         let (ma, mb) = (a.scaled(na), b.scaled(nb));
-        let [pa, pb] = Self::nested_support_pair([a, b], [&ma, &mb]);
+        let [pa, pb] = Self::nested_supports([a, b], [&ma, &mb]);
         [
             a.first_of(a.derivative_base_of(&ma, pa)),
             b.first_of(b.derivative_base_of(&mb, pb)),

@@ -105,76 +105,53 @@ fn sgn(c: f64) -> f64 {
 /// Two powers ([`fast_pow::pow`]; none for the ellipse, `beta = 1`: a square root), two
 /// divisions; every intermediate lies in [0, 2], so nothing overflows or underflows harmfully.
 /// `(0, 0)` gives `(0, 0, 0)`.
-#[inline]
-fn superellipse_support(a: f64, b: f64, beta: f64, inv_dual_exp: f64) -> (f64, f64, f64) {
-    let (big, small, swapped) = if a >= b { (a, b, false) } else { (b, a, true) };
-    if big == 0.0 {
-        return (0.0, 0.0, 0.0);
-    }
-    let t = small / big;
-    // The ellipse (eps = 1: beta = 1, root 1/2) takes no power.
-    let (t_beta, s, dual_rel) = if beta == 1.0 {
-        let s = 1.0 + t * t;
-        (t, s, s.sqrt())
-    } else {
-        let t_beta = fast_pow::pow(t, beta);
-        let s = 1.0 + t * t_beta;
-        (t_beta, s, fast_pow::pow(s, inv_dual_exp))
-    };
-    let c = dual_rel / s;
-    let (u_big, u_small) = (c, t_beta * c);
-    let dual = big * dual_rel;
-    if swapped {
-        (u_small, u_big, dual)
-    } else {
-        (u_big, u_small, dual)
-    }
-}
-
-/// [`superellipse_support`] of two lanes side by side, each bit for bit the same: every stage is
-/// written for both lanes before the next (the two powers of one lane, then of the other, in
-/// program order), so that two bodies' chains of powers overlap in the processor instead of one
-/// waiting for the other.
+///
+/// For `N` lanes side by side (`a[i]`, `b[i]`, `beta[i]`, `inv_dual_exp[i]`), each bit for bit what
+/// one lane alone gives: every stage is written for all lanes before the next (the first power of
+/// each lane, then the second of each, in program order), so that two bodies' chains of powers
+/// overlap in the processor instead of one waiting for the other.
 #[inline(always)]
-fn superellipse_support_pair(
-    a: [f64; 2],
-    b: [f64; 2],
-    beta: [f64; 2],
-    inv_dual_exp: [f64; 2],
-) -> [(f64, f64, f64); 2] {
-    let order = |i: usize| {
+fn superellipse_supports<const N: usize>(
+    a: [f64; N],
+    b: [f64; N],
+    beta: [f64; N],
+    inv_dual_exp: [f64; N],
+) -> [(f64, f64, f64); N] {
+    let lanes: [(f64, f64, bool); N] = std::array::from_fn(|i| {
         if a[i] >= b[i] {
             (a[i], b[i], false)
         } else {
             (b[i], a[i], true)
         }
-    };
-    let lanes = [order(0), order(1)];
-    if lanes[0].0 == 0.0 || lanes[1].0 == 0.0 {
-        return [0, 1].map(|i| superellipse_support(a[i], b[i], beta[i], inv_dual_exp[i]));
-    }
-    let t = lanes.map(|(big, small, _)| small / big);
-    // As in `superellipse_support`: the ellipse (`beta = 1`) takes a square root, no power.
-    let t_beta = [0, 1].map(|i| {
+    });
+    // A lane of two zeros takes `t = 0` (its powers of 0 and 1 are exact) and answers
+    // `(0, 0, 0)` at the end.
+    let t = lanes.map(|(big, small, _)| if big == 0.0 { 0.0 } else { small / big });
+    // The ellipse (eps = 1: beta = 1, root 1/2) takes no power.
+    let t_beta: [f64; N] = std::array::from_fn(|i| {
         if beta[i] == 1.0 {
             t[i]
         } else {
             fast_pow::pow(t[i], beta[i])
         }
     });
-    let s = [0, 1].map(|i| 1.0 + t[i] * t_beta[i]);
-    let dual_rel = [0, 1].map(|i| {
+    let s: [f64; N] = std::array::from_fn(|i| 1.0 + t[i] * t_beta[i]);
+    let dual_rel: [f64; N] = std::array::from_fn(|i| {
         if beta[i] == 1.0 {
             s[i].sqrt()
         } else {
             fast_pow::pow(s[i], inv_dual_exp[i])
         }
     });
-    [0, 1].map(|i| {
+    std::array::from_fn(|i| {
+        let (big, _, swapped) = lanes[i];
+        if big == 0.0 {
+            return (0.0, 0.0, 0.0);
+        }
         let c = dual_rel[i] / s[i];
         let (u_big, u_small) = (c, t_beta[i] * c);
-        let dual = lanes[i].0 * dual_rel[i];
-        if lanes[i].2 {
+        let dual = big * dual_rel[i];
+        if swapped {
             (u_small, u_big, dual)
         } else {
             (u_big, u_small, dual)
@@ -551,37 +528,31 @@ impl Superellipsoid {
     /// The two nested superellipse supports of `|m|` (see [`Self::point_with_normal`]).
     #[inline(always)]
     fn nested_support(&self, m: &Vector3<f64>) -> NestedSupport {
-        let (u1, u2, mu) =
-            superellipse_support(m.x.abs(), m.y.abs(), self.beta1, self.half_two_minus_e1);
-        let (g, z, nu) = superellipse_support(mu, m.z.abs(), self.beta2, self.half_two_minus_e2);
-        NestedSupport {
-            u1,
-            u2,
-            g,
-            z,
-            mu,
-            nu,
-        }
+        let [parts] = Self::nested_supports([self], [m]);
+        parts
     }
 
-    /// [`Self::nested_support`] of two bodies at once (`m[i]` scaled by `bodies[i]`), each bit for
-    /// bit the same: the horizontal steps of both, then the vertical steps of both
-    /// ([`superellipse_support_pair`]).
+    /// [`Self::nested_support`] of `N` bodies at once (`m[i]` scaled by `bodies[i]`), each bit
+    /// for bit the same: the horizontal steps of all, then the vertical steps of all
+    /// ([`superellipse_supports`]).
     #[inline(always)]
-    fn nested_support_pair(bodies: [&Self; 2], m: [&Vector3<f64>; 2]) -> [NestedSupport; 2] {
-        let horizontal = superellipse_support_pair(
+    fn nested_supports<const N: usize>(
+        bodies: [&Self; N],
+        m: [&Vector3<f64>; N],
+    ) -> [NestedSupport; N] {
+        let horizontal = superellipse_supports(
             m.map(|m| m.x.abs()),
             m.map(|m| m.y.abs()),
             bodies.map(|body| body.beta1),
             bodies.map(|body| body.half_two_minus_e1),
         );
-        let vertical = superellipse_support_pair(
+        let vertical = superellipse_supports(
             horizontal.map(|(_, _, mu)| mu),
             m.map(|m| m.z.abs()),
             bodies.map(|body| body.beta2),
             bodies.map(|body| body.half_two_minus_e2),
         );
-        [0, 1].map(|i| {
+        std::array::from_fn(|i| {
             let ((u1, u2, mu), (g, z, nu)) = (horizontal[i], vertical[i]);
             NestedSupport {
                 u1,
