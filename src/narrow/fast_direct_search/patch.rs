@@ -93,8 +93,8 @@ fn slab_vertices<const N: usize>(
     while k < found.len && found.len < limit {
         let v = found.items[k];
         k += 1;
-        for &e in body.vertex_edges(v) {
-            let u = body.edge(e).other_vertex(v);
+        for &u in body.vertex_neighbours(v) {
+            let u = u as usize;
             if !found.as_slice().contains(&u) && height(u) >= top - width {
                 found.items[found.len] = u;
                 found.len += 1;
@@ -115,8 +115,8 @@ fn slab_vertices<const N: usize>(
 fn slab_count(body: &Polyhedron, start: usize, height: impl Fn(usize) -> f64, width: f64) -> usize {
     let floor = height(start) - width;
     let mut first = None;
-    for &e in body.vertex_edges(start) {
-        let u = body.edge(e).other_vertex(start);
+    for &u in body.vertex_neighbours(start) {
+        let u = u as usize;
         if height(u) >= floor {
             if first.is_some() {
                 return 3;
@@ -127,8 +127,8 @@ fn slab_count(body: &Polyhedron, start: usize, height: impl Fn(usize) -> f64, wi
     let Some(u) = first else {
         return 1;
     };
-    let more = body.vertex_edges(u).iter().any(|&e| {
-        let w = body.edge(e).other_vertex(u);
+    let more = body.vertex_neighbours(u).iter().any(|&w| {
+        let w = w as usize;
         w != start && height(w) >= floor
     });
     if more {

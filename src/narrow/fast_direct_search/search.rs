@@ -662,18 +662,18 @@ impl ArcPiece {
 #[inline]
 fn lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
     let height = n.dot(&b.vertex(v));
-    b.vertex_edges(v)
+    b.vertex_neighbours(v)
         .iter()
-        .all(|&e| n.dot(&b.vertex(b.edge(e).other_vertex(v))) >= height)
+        .all(|&u| n.dot(&b.vertex(u as usize)) >= height)
 }
 
 /// Whether B's vertex `v` is strictly lowest along `n` (B's frame): every neighbour lies higher.
 #[inline]
 fn strictly_lowest_along(b: &Polyhedron, v: usize, n: &Vector3<f64>) -> bool {
     let height = n.dot(&b.vertex(v));
-    b.vertex_edges(v)
+    b.vertex_neighbours(v)
         .iter()
-        .all(|&e| n.dot(&b.vertex(b.edge(e).other_vertex(v))) > height)
+        .all(|&u| n.dot(&b.vertex(u as usize)) > height)
 }
 
 /// The chord parameters `[lo, hi]` of an arc (`(1 - l) start + l end`) where both linear bounds,
@@ -780,10 +780,10 @@ fn walk_crossings(
     let mut v = start;
     let mut entry = usize::MAX;
     for _ in 0..=b.num_edges() {
-        let Some(&e) = b
-            .vertex_edges(v)
+        let ring = b.vertex_edges(v);
+        let Some(k) = ring
             .iter()
-            .find(|&&e| e != entry && piece.crosses(pair, e))
+            .position(|&e| e != entry && piece.crosses(pair, e))
         else {
             // The piece ends in this cell, unless the walk lost its way (a tie at its start).
             return if lowest_along(b, v, &piece.to) {
@@ -792,6 +792,7 @@ fn walk_crossings(
                 Walk::Lost
             };
         };
+        let e = ring[k];
         // The best cover so far is this crossing most often (a walk along its own edge, whose
         // piece below the bar reaches just past it): already considered, not evaluated again.
         let known = run.best.is_some_and(|b| {
@@ -812,7 +813,7 @@ fn walk_crossings(
                 None => run.covers += 1,
             }
         }
-        v = b.edge(e).other_vertex(v);
+        v = b.vertex_neighbours(v)[k] as usize;
         entry = e;
     }
     Walk::Lost
@@ -1026,16 +1027,18 @@ fn search_with(
             }
         };
         let edge_count = if tree_a { edges_a.len() } else { a.num_edges() };
+        let edge_faces_a = a.edge_faces();
         for i in (0..edge_count).map(|k| if tree_a { edges_a[k] } else { k }) {
-            let edge = a.edge(i);
             // With a positive bar, an edge whose two faces are both barred by the same witness
             // is barred too (module documentation).
+            let [left, right] = edge_faces_a[i];
             if run.bar >= 0.0
-                && witness_bound_a(edge.left_face()) >= run.bar + off_plane_a
-                && witness_bound_a(edge.right_face()) >= run.bar + off_plane_a
+                && witness_bound_a(left as usize) >= run.bar + off_plane_a
+                && witness_bound_a(right as usize) >= run.bar + off_plane_a
             {
                 continue;
             }
+            let edge = a.edge(i);
             // The crossings on the part of this edge's arc where the witness bound is below the
             // bar, by walking B's Gauss map along it from the end where it is lowest; none when
             // the part lies in the cell where the walk starts.

@@ -15,32 +15,34 @@ use std::collections::HashMap;
 /// `head -> tail`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PolyhedronEdge {
-    tail: usize,
-    head: usize,
-    left_face: usize,
-    right_face: usize,
+    // 32-bit indices (a hull has fewer than 2^32 loop entries, checked when it is built): the
+    // record is 40 bytes, not 56, and a search reads fewer cache lines.
+    tail: u32,
+    head: u32,
+    left_face: u32,
+    right_face: u32,
     direction: Vector3<f64>,
 }
 
 impl PolyhedronEdge {
     /// The vertex the edge starts from.
     pub fn tail(&self) -> usize {
-        self.tail
+        self.tail as usize
     }
 
     /// The vertex the edge ends at.
     pub fn head(&self) -> usize {
-        self.head
+        self.head as usize
     }
 
     /// The face whose counter-clockwise loop traverses the edge `tail -> head`.
     pub fn left_face(&self) -> usize {
-        self.left_face
+        self.left_face as usize
     }
 
     /// The face whose counter-clockwise loop traverses the edge `head -> tail`.
     pub fn right_face(&self) -> usize {
-        self.right_face
+        self.right_face as usize
     }
 
     /// The unit vector from the tail to the head.
@@ -50,19 +52,19 @@ impl PolyhedronEdge {
 
     /// The edge's vertex other than `vertex` (which must be one of its two).
     pub fn other_vertex(&self, vertex: usize) -> usize {
-        if vertex == self.tail {
-            self.head
+        if vertex == self.tail() {
+            self.head()
         } else {
-            self.tail
+            self.tail()
         }
     }
 
     /// The edge's face other than `face` (which must be one of its two).
     pub fn other_face(&self, face: usize) -> usize {
-        if face == self.left_face {
-            self.right_face
+        if face == self.left_face() {
+            self.right_face()
         } else {
-            self.left_face
+            self.left_face()
         }
     }
 }
@@ -104,6 +106,14 @@ impl BoundaryRepresentation {
         points: &[Vector3<f64>],
         source_indices: &[usize],
     ) -> Result<Self> {
+        // Every index fits 32 bits (vertices, faces and edges are fewer than the loop entries).
+        let entries: usize = loops.iter().map(Vec::len).sum();
+        if u32::try_from(entries).is_err() {
+            return Err(Error::InvalidArgument(format!(
+                "the hull's faces have {entries} corners in all; at most {} are supported",
+                u32::MAX
+            )));
+        }
         // Vertices: the points the loops use, in the caller's order.
         let mut used: Vec<usize> = loops.iter().flatten().copied().collect();
         used.sort_unstable_by_key(|&p| source_indices[p]);
@@ -134,10 +144,10 @@ impl BoundaryRepresentation {
                     None => {
                         let span = positions[head] - positions[tail];
                         edges.push(PolyhedronEdge {
-                            tail,
-                            head,
-                            left_face: face,
-                            right_face: usize::MAX,
+                            tail: tail as u32,
+                            head: head as u32,
+                            left_face: face as u32,
+                            right_face: u32::MAX,
                             direction: span / span.norm(),
                         });
                         edge_of_pair.insert(key, edges.len() - 1);
@@ -145,17 +155,17 @@ impl BoundaryRepresentation {
                     }
                     Some(&e) => {
                         let edge = &mut edges[e];
-                        if edge.tail != head || edge.right_face != usize::MAX {
+                        if edge.tail() != head || edge.right_face != u32::MAX {
                             return Err(non_manifold("an edge is walked twice the same way"));
                         }
-                        edge.right_face = face;
+                        edge.right_face = face as u32;
                         e
                     }
                 };
                 face_loop_edges.push(edge);
             }
         }
-        if edges.iter().any(|e| e.right_face == usize::MAX) {
+        if edges.iter().any(|e| e.right_face == u32::MAX) {
             return Err(non_manifold("an edge has only one face"));
         }
 

@@ -92,6 +92,12 @@ pub struct Polyhedron {
     bounding_radius: f64,
     inner_radius: f64,
     edge_arcs: Vec<GaussArc>,
+    /// Each edge's left and right face, indexed by edge: the scans over every edge read only
+    /// these, 8 bytes an edge instead of the edge's whole record.
+    edge_faces: Vec<[u32; 2]>,
+    /// The vertices next to each vertex, in the order of [`Self::vertex_edges`] (the same
+    /// offsets): a support climb reads them without the edges' records.
+    vertex_neighbours: Vec<u32>,
     face_flatness: Vec<f64>,
     /// The largest of `face_flatness`.
     flatness: f64,
@@ -156,6 +162,20 @@ impl Polyhedron {
                 )
             })
             .collect();
+        // Indices fit 32 bits (checked by the boundary representation).
+        let edge_faces = brep
+            .edges
+            .iter()
+            .map(|e| [e.left_face() as u32, e.right_face() as u32])
+            .collect();
+        let vertex_neighbours = (0..brep.positions.len())
+            .flat_map(|v| {
+                let ring = &brep.vertex_ring_edges
+                    [brep.vertex_ring_offsets[v]..brep.vertex_ring_offsets[v + 1]];
+                ring.iter().map(move |&e| (e, v))
+            })
+            .map(|(e, v)| brep.edges[e].other_vertex(v) as u32)
+            .collect();
         let face_flatness: Vec<f64> = (0..brep.face_normals.len())
             .map(|f| {
                 let n = brep.face_normals[f];
@@ -172,6 +192,8 @@ impl Polyhedron {
         Ok(Polyhedron {
             plane_tree,
             edge_arcs,
+            edge_faces,
+            vertex_neighbours,
             face_flatness,
             flatness,
             brep,
@@ -326,6 +348,19 @@ impl Polyhedron {
     pub fn vertex_edges(&self, v: usize) -> &[usize] {
         let b = &self.brep;
         &b.vertex_ring_edges[b.vertex_ring_offsets[v]..b.vertex_ring_offsets[v + 1]]
+    }
+
+    /// The vertices next to vertex `v`: neighbour `k` is the far end of edge `k` of
+    /// [`Self::vertex_edges`].
+    pub fn vertex_neighbours(&self, v: usize) -> &[u32] {
+        let b = &self.brep;
+        &self.vertex_neighbours[b.vertex_ring_offsets[v]..b.vertex_ring_offsets[v + 1]]
+    }
+
+    /// Every edge's [`left_face`](PolyhedronEdge::left_face) and
+    /// [`right_face`](PolyhedronEdge::right_face), indexed by edge.
+    pub fn edge_faces(&self) -> &[[u32; 2]] {
+        &self.edge_faces
     }
 
     /// The faces at vertex `v`, counter-clockwise seen from outside; see [`Self::vertex_edges`]

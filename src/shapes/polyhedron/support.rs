@@ -46,8 +46,8 @@ impl Polyhedron {
         let mut current_height = direction.dot(&positions[current]);
         loop {
             let mut best = current;
-            for &e in self.vertex_edges(current) {
-                let neighbour = self.brep.edges[e].other_vertex(current);
+            for &neighbour in self.vertex_neighbours(current) {
+                let neighbour = neighbour as usize;
                 let height = direction.dot(&positions[neighbour]);
                 if height > current_height {
                     current_height = height;
