@@ -71,6 +71,24 @@ const PLANARITY_ALLOWANCE: f64 = 2.0;
 
 /// Every structural promise of the boundary representation, checked against the input points.
 fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
+    // The compact copies a search reads agree with the edge records.
+    for v in 0..p.num_vertices() {
+        let far_ends: Vec<u32> = p
+            .vertex_edges(v)
+            .iter()
+            .map(|&e| p.edge(e).other_vertex(v) as u32)
+            .collect();
+        assert_eq!(p.vertex_neighbours(v), &far_ends[..], "vertex {v}");
+    }
+    assert_eq!(p.edge_faces().len(), p.num_edges());
+    for (e, &[left, right]) in p.edge_faces().iter().enumerate() {
+        let edge = p.edge(e);
+        assert_eq!(
+            (left as usize, right as usize),
+            (edge.left_face(), edge.right_face()),
+            "edge {e}"
+        );
+    }
     let tol = p.tolerance();
     let (f, e, v) = counts(p);
     assert_eq!(v + f, e + 2, "Euler: V - E + F = {v} - {e} + {f}");
@@ -403,6 +421,35 @@ fn random_points_in_a_box() {
         assert_valid(&p, &points);
         assert_support_matches_brute_force(&p, &mut rng, 50);
     }
+}
+
+#[test]
+fn below_every_face_plane_scans_few_faces_and_visits_the_tree_on_many_alike() {
+    let mut rng = SplitMix(19);
+    let mut sizes = (false, false);
+    for n in [6, 12, 30, 60, 70, 100, 160] {
+        let points: Vec<_> = (0..n)
+            .map(|_| rng.on_sphere().component_mul(&Vector3::new(1.0, 0.7, 0.4)))
+            .collect();
+        let p = Polyhedron::new(&points).unwrap();
+        let scanned = p.num_faces() <= Polyhedron::SCANNED_FACES;
+        sizes = (sizes.0 || scanned, sizes.1 || !scanned);
+        for _ in 0..100 {
+            let x = rng.in_box() * 0.5;
+            let lowest = (0..p.num_faces())
+                .map(|f| p.face_offset(f) - p.face_normal(f).dot(&x))
+                .fold(f64::INFINITY, f64::min);
+            for (depth, below) in [
+                (lowest, true),
+                (lowest - 1e-12, true),
+                (lowest + 1e-12, false),
+            ] {
+                assert_eq!(p.below_every_face_plane(&x, depth), below, "{n} points");
+                assert_eq!(p.each_face_below(&x, depth, |_, _| false), below, "tree");
+            }
+        }
+    }
+    assert_eq!(sizes, (true, true), "both sides of the scan's limit");
 }
 
 #[test]
