@@ -22,9 +22,9 @@
 //!
 //! The distances are those the search's face bounds form anyway (`d_f - n_f . y` is the witness
 //! bound of A's face `f` when `y` is the witness), so checking it costs one pass over one body's
-//! faces at most; through the body's tree of face planes
-//! ([`Polyhedron::below_every_face_plane`]) it costs a visit of the faces whose planes pass near
-//! the vertex, which on a body of many faces saves the search its pass over them.
+//! faces at most; on a body of many faces, through its tree of face planes
+//! ([`Polyhedron::below_every_face_plane`]), it costs a visit of the faces whose planes pass near
+//! the vertex, which saves the search its pass over them.
 
 use super::pair::{Cover, Evaluated, PolyhedronPair};
 use crate::shapes::Polyhedron;
@@ -40,8 +40,9 @@ pub fn vertex_ball_settles(pair: &PolyhedronPair, cover: &Evaluated, rounding: f
     certifiable(pair, cover, rounding).is_some()
 }
 
-/// [`vertex_ball_settles`] with the vertex's depth checked here too: from the faces whose planes
-/// pass near the vertex only ([`Polyhedron::below_every_face_plane`]), not a pass over every face.
+/// [`vertex_ball_settles`] with the vertex's depth checked here too
+/// ([`Polyhedron::below_every_face_plane`]: on a body of many faces, from the faces whose planes
+/// pass near the vertex only, not a pass over every face).
 #[inline]
 pub fn vertex_ball_holds(pair: &PolyhedronPair, cover: &Evaluated, rounding: f64) -> bool {
     let Some((body, vertex)) = certifiable(pair, cover, rounding) else {

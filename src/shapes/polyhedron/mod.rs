@@ -139,7 +139,8 @@ impl Polyhedron {
     ///   (the message names the point's index);
     /// * [`Error::InvalidArgument`](crate::error::Error::InvalidArgument) for coordinates beyond
     ///   `1e30` or an extent (bounding-box diagonal) below `1e-30` of the host's length unit
-    ///   ([`VALIDATED_LENGTHS`](crate::shapes::VALIDATED_LENGTHS));
+    ///   ([`VALIDATED_LENGTHS`](crate::shapes::VALIDATED_LENGTHS)), and for a hull whose faces
+    ///   have `2^32` or more corners in all (indices are stored in 32 bits);
     /// * [`Error::DegenerateGeometry`](crate::error::Error::DegenerateGeometry) for fewer than 4
     ///   points, fewer than 4 distinct points, all points coinciding, or a collinear, needle-like,
     ///   coplanar or flat set (the message says which), and, should round-off defeat the
