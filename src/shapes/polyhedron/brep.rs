@@ -188,6 +188,12 @@ impl BoundaryRepresentation {
         Ok(brep)
     }
 
+    /// Where vertex `v`'s ring lies in the `vertex_ring_*` arrays (and in any array in their
+    /// order).
+    pub fn vertex_ring(&self, v: usize) -> std::ops::Range<usize> {
+        self.vertex_ring_offsets[v]..self.vertex_ring_offsets[v + 1]
+    }
+
     /// The vertices of face `f`'s loop.
     pub fn face_vertices(&self, f: usize) -> &[usize] {
         &self.face_loop_vertices[self.face_loop_offsets[f]..self.face_loop_offsets[f + 1]]

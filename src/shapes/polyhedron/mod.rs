@@ -179,9 +179,9 @@ impl Polyhedron {
             .collect();
         let vertex_neighbours = (0..brep.positions.len())
             .flat_map(|v| {
-                let ring = &brep.vertex_ring_edges
-                    [brep.vertex_ring_offsets[v]..brep.vertex_ring_offsets[v + 1]];
-                ring.iter().map(move |&e| (e, v))
+                brep.vertex_ring_edges[brep.vertex_ring(v)]
+                    .iter()
+                    .map(move |&e| (e, v))
             })
             .map(|(e, v)| brep.edges[e].other_vertex(v) as u32)
             .collect();
@@ -365,14 +365,14 @@ impl Polyhedron {
     /// `k + 1` (cyclically).
     pub fn vertex_edges(&self, v: usize) -> &[usize] {
         let b = &self.brep;
-        &b.vertex_ring_edges[b.vertex_ring_offsets[v]..b.vertex_ring_offsets[v + 1]]
+        &b.vertex_ring_edges[b.vertex_ring(v)]
     }
 
     /// The vertices next to vertex `v`: neighbour `k` is the far end of edge `k` of
     /// [`Self::vertex_edges`].
     pub fn vertex_neighbours(&self, v: usize) -> &[u32] {
         let b = &self.brep;
-        &self.vertex_neighbours[b.vertex_ring_offsets[v]..b.vertex_ring_offsets[v + 1]]
+        &self.vertex_neighbours[b.vertex_ring(v)]
     }
 
     /// Every edge's [`left_face`](PolyhedronEdge::left_face) and
@@ -385,7 +385,7 @@ impl Polyhedron {
     /// for how the two rings interleave.
     pub fn vertex_faces(&self, v: usize) -> &[usize] {
         let b = &self.brep;
-        &b.vertex_ring_faces[b.vertex_ring_offsets[v]..b.vertex_ring_offsets[v + 1]]
+        &b.vertex_ring_faces[b.vertex_ring(v)]
     }
 
     /// All edges, indexed by edge.
