@@ -1,6 +1,7 @@
 //! Shapes: immutable geometric data in a body frame. The algorithms that use them live in
 //! [`crate::narrow`].
 
+mod inner_ellipsoid;
 mod polyhedron;
 mod potential_particle;
 mod smooth_convex;
@@ -8,6 +9,7 @@ mod sphere;
 mod superellipsoid;
 mod symmetric_tensor;
 
+pub use inner_ellipsoid::apex_hull_contains;
 pub use polyhedron::{GaussArc, Polyhedron, PolyhedronEdge};
 pub use potential_particle::{
     minimise_piecewise_quadratic, Minimum, PotentialParticle, QuadraticModel,

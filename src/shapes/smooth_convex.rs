@@ -52,6 +52,11 @@ pub trait SmoothConvex {
     }
     /// The radius of the smallest sphere about the body-frame origin holding the body.
     fn bounding_radius(&self) -> f64;
+    /// The reciprocals of the semi-axes of an ellipsoid about the body-frame origin, along the
+    /// body axes, that lies inside the body (inverse host length unit): with any surface point it
+    /// spans a part of the body that proves points inside cheaply
+    /// ([`super::apex_hull_contains`]).
+    fn inner_scales(&self) -> [f64; 3];
     /// The smallest and the largest squareness parameter of the body (Barr's `eps1`, `eps2`; 1
     /// for an ellipsoid or a sphere).
     fn squareness_range(&self) -> (f64, f64);
@@ -142,6 +147,10 @@ impl SmoothConvex for Superellipsoid {
         Superellipsoid::bounding_radius(self)
     }
     #[inline]
+    fn inner_scales(&self) -> [f64; 3] {
+        Superellipsoid::inner_scales(self)
+    }
+    #[inline]
     fn squareness_range(&self) -> (f64, f64) {
         let (e1, e2) = (self.eps1(), self.eps2());
         (e1.min(e2), e1.max(e2))
@@ -203,6 +212,10 @@ impl SmoothConvex for Sphere {
     #[inline]
     fn bounding_radius(&self) -> f64 {
         self.radius()
+    }
+    #[inline]
+    fn inner_scales(&self) -> [f64; 3] {
+        [1.0 / self.radius() * (1.0 + 1e-15); 3]
     }
     #[inline]
     fn squareness_range(&self) -> (f64, f64) {

@@ -68,7 +68,8 @@ use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::shapes::coarse_support::SupportLogs;
 use crate::shapes::{
-    coarse_support, gauges_at_most_pair, LogSupport, Shape, SmoothConvex, LOG_DOMAIN_MARGIN,
+    apex_hull_contains, coarse_support, gauges_at_most_pair, LogSupport, Shape, SmoothConvex,
+    LOG_DOMAIN_MARGIN,
 };
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
@@ -365,17 +366,38 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         self.rotation.transpose() * (x - self.translation)
     }
 
-    /// The paper's test against local minima: `p1` lies in B and `p2` in A (both evaluated side
-    /// by side, [`gauges_at_most_pair`], so that their dependency chains overlap).
+    /// The paper's test against local minima: `p1` lies in B and `p2` in A (to
+    /// [`INSIDE_TOLERANCE`]). Each contact point of `points` (accurate: on its body's surface to
+    /// rounding) is first tried against the hull of the other body's contact point and its inner
+    /// ellipsoid ([`apex_hull_contains`]: a few products, which settle a shallow overlap whose
+    /// normal points into the body); the gauges decide the rest, both evaluated side by side
+    /// ([`gauges_at_most_pair`], so that their dependency chains overlap). The hull proves only
+    /// what the gauges would find, so the answer is theirs.
     fn both_inside(&self, points: &Points) -> bool {
-        let (p1_in_b, p2_in_a) = gauges_at_most_pair(
-            self.b,
-            &self.in_b_frame(&points.p1),
-            self.a,
-            &points.p2,
-            1.0 + INSIDE_TOLERANCE,
-        );
-        p1_in_b & p2_in_a
+        let p1_in_b_frame = self.in_b_frame(&points.p1);
+        let gauges = || {
+            let (p1_in_b, p2_in_a) = gauges_at_most_pair(
+                self.b,
+                &p1_in_b_frame,
+                self.a,
+                &points.p2,
+                1.0 + INSIDE_TOLERANCE,
+            );
+            p1_in_b & p2_in_a
+        };
+        if apex_hull_contains(
+            &self.b.inner_scales(),
+            &self.in_b_frame(&points.p2),
+            &p1_in_b_frame,
+        ) && apex_hull_contains(&self.a.inner_scales(), &points.p1, &points.p2)
+        {
+            debug_assert!(
+                gauges(),
+                "the hulls prove a point inside that the gauges put out"
+            );
+            return true;
+        }
+        gauges()
     }
 
     /// Whether the points prove that the bodies overlap: a point of one body lies in the other

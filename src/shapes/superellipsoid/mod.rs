@@ -59,6 +59,8 @@ pub struct Superellipsoid {
     bounding_radius: f64,
     /// `log2 r_i`: the log-domain gauge's semi-axes.
     log2_r: [f64; 3],
+    /// The reciprocal semi-axes of an ellipsoid inside the body ([`Self::inner_scales`]).
+    inner_scales: [f64; 3],
 }
 
 /// `NonFinite` naming the parameter when `value` is NaN or infinite.
@@ -175,6 +177,19 @@ fn superellipse_max_norm(a: f64, b: f64, eps: f64) -> f64 {
     (big * big * u.powf(eps) + small * small * v.powf(eps)).sqrt()
 }
 
+/// The reciprocal semi-axes of an ellipsoid inside the superellipsoid with semi-axes `r` and
+/// squareness `eps1`, `eps2`: `kappa / r_i`, rounded up (a smaller ellipsoid).
+///
+/// With `X_i = x_i / r_i` the body's gauge is the nested norm `||(||(X1, X2)||_p1, X3)||_p2`,
+/// `p_i = 2/eps_i` (eq. (1)). A 2-vector's `p`-norm is at most its Euclidean norm for `p >= 2`
+/// and at most `2^(1/p - 1/2)` times it for `1 <= p < 2` (Hoelder), so the gauge is at most
+/// `kappa |X|` with `kappa = 2^((max(0, eps1 - 1) + max(0, eps2 - 1)) / 2)`: every `x` with
+/// `|X| <= 1/kappa` is inside.
+fn inner_scales(r: [f64; 3], eps1: f64, eps2: f64) -> [f64; 3] {
+    let kappa = (0.5 * ((eps1 - 1.0).max(0.0) + (eps2 - 1.0).max(0.0))).exp2();
+    r.map(|r| kappa / r * (1.0 + 1e-15))
+}
+
 impl Superellipsoid {
     /// A superellipsoid with semi-axes `r1, r2, r3` (host length unit; between `1e-30` and `1e30`,
     /// [`VALIDATED_LENGTHS`](crate::shapes::VALIDATED_LENGTHS)) and
@@ -229,6 +244,7 @@ impl Superellipsoid {
             half_two_minus_e2: 0.5 * (2.0 - eps2),
             bounding_radius,
             log2_r: [r1.log2(), r2.log2(), r3.log2()],
+            inner_scales: inner_scales([r1, r2, r3], eps1, eps2),
         })
     }
 
@@ -603,6 +619,14 @@ impl Superellipsoid {
     ///   `R sqrt(3)` as `eps -> 0`.
     pub fn bounding_radius(&self) -> f64 {
         self.bounding_radius
+    }
+
+    /// The reciprocals of the semi-axes of an ellipsoid about the body-frame origin, along the
+    /// body axes, that lies inside the body (inverse host length unit): `kappa / r_i`,
+    /// `kappa = 1` for `eps1, eps2 <= 1`, up to `2` as both approach 2 (see `inner_scales` in
+    /// this module for the bound).
+    pub fn inner_scales(&self) -> [f64; 3] {
+        self.inner_scales
     }
 
     /// The support function `h(n) = max_x n . x` over the body (body frame; `n` of any finite
