@@ -52,25 +52,15 @@ pub fn apex_hull_contains(scales: &[f64; 3], apex: &Vector3<f64>, q: &Vector3<f6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shapes::superellipsoid::tests::Rng;
 
-    /// A generator of uniform numbers for the tests (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            lo + (hi - lo) * (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn vector(&mut self, scale: f64) -> Vector3<f64> {
-            Vector3::new(
-                self.uniform(-scale, scale),
-                self.uniform(-scale, scale),
-                self.uniform(-scale, scale),
-            )
-        }
+    /// A vector with components uniform in `[-scale, scale)`.
+    fn vector(rng: &mut Rng, scale: f64) -> Vector3<f64> {
+        Vector3::new(
+            rng.uniform(-scale, scale),
+            rng.uniform(-scale, scale),
+            rng.uniform(-scale, scale),
+        )
     }
 
     /// Whether `q` lies in the hull of `apex` and the unit ball (with `tolerance`), from the
@@ -95,12 +85,12 @@ mod tests {
 
     #[test]
     fn every_point_it_accepts_lies_in_the_hull() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng(7);
         let (mut accepted, mut in_hull) = (0, 0);
         for _ in 0..20_000 {
-            let apex = rng.vector(2.5);
+            let apex = vector(&mut rng, 2.5);
             let step = rng.uniform(0.0, 2.0);
-            let q = apex + rng.vector(step);
+            let q = apex + vector(&mut rng, step);
             let inside = in_unit_hull(&apex, &q, 1e-12);
             in_hull += inside as usize;
             if apex_hull_contains(&[1.0; 3], &apex, &q) {
@@ -176,5 +166,37 @@ mod tests {
             &inf,
             &Vector3::new(1.9, 0.0, 0.0)
         ));
+    }
+
+    /// Through a superellipsoid's inner ellipsoid (`Superellipsoid::inner_scales`), over the whole
+    /// squareness range: every point the hull test accepts, with the apex a surface point and the
+    /// point a step from it, is inside the body (the gauge at most 1 to rounding); and the inner
+    /// ellipsoid itself lies inside.
+    #[test]
+    fn what_it_accepts_of_a_superellipsoid_lies_inside() {
+        let mut rng = Rng(11);
+        let (mut accepted, mut tried) = (0, 0);
+        for _ in 0..300 {
+            let s = rng.shape(0.02, 1.98);
+            let scales = s.inner_scales();
+            for _ in 0..40 {
+                let u = rng.direction();
+                let on_ellipsoid = Vector3::new(u.x / scales[0], u.y / scales[1], u.z / scales[2]);
+                assert!(
+                    s.gauge(&on_ellipsoid) <= 1.0 + 1e-12,
+                    "{s:?} {on_ellipsoid}"
+                );
+                let apex = s.point_with_normal(&rng.direction());
+                let step = rng.uniform(1e-9, 1.0) * s.bounding_radius();
+                let q = apex + rng.direction() * step;
+                tried += 1;
+                if apex_hull_contains(&scales, &apex, &q) {
+                    accepted += 1;
+                    assert!(s.gauge(&q) <= 1.0 + 1e-12, "{s:?} {apex} {q}");
+                }
+            }
+        }
+        // The accepted share is large enough for the check to mean something.
+        assert!(accepted * 10 > tried, "{accepted} of {tried}");
     }
 }

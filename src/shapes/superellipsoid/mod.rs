@@ -696,15 +696,15 @@ pub use coarse_support::LogSupport;
 pub use derivatives::{JetRest, PointDerivatives};
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::f64::consts::{FRAC_PI_2, PI};
 
     /// SplitMix64: a seeded generator for reproducible loops without a dependency.
-    pub(super) struct Rng(pub(super) u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        pub(super) fn next_u64(&mut self) -> u64 {
+        pub(crate) fn next_u64(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -712,11 +712,11 @@ mod tests {
             z ^ (z >> 31)
         }
         /// Uniform in [lo, hi).
-        pub(super) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        pub(crate) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
             lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
         }
         /// Uniform on the unit sphere.
-        pub(super) fn direction(&mut self) -> Vector3<f64> {
+        pub(crate) fn direction(&mut self) -> Vector3<f64> {
             loop {
                 let v = Vector3::new(
                     self.uniform(-1.0, 1.0),
@@ -730,7 +730,7 @@ mod tests {
             }
         }
         /// A random superellipsoid with radii in [0.5, 3] and squareness in [lo, hi].
-        pub(super) fn shape(&mut self, lo: f64, hi: f64) -> Superellipsoid {
+        pub(crate) fn shape(&mut self, lo: f64, hi: f64) -> Superellipsoid {
             Superellipsoid::new(
                 self.uniform(0.5, 3.0),
                 self.uniform(0.5, 3.0),
