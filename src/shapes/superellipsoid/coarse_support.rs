@@ -130,8 +130,9 @@ const A4: f64 = -A1 / 4.0;
 const ONE_BITS: u64 = 0x3ff0_0000_0000_0000;
 /// The mantissa field of a double.
 const MANTISSA_MASK: u64 = (1u64 << 52) - 1;
-/// `1.5 * 2^52`: `(v + SHIFT) - SHIFT` is `v` rounded to the nearest integer for `|v| < 2^51`.
-const SHIFT: f64 = 6_755_399_441_055_744.0;
+/// `1.5 * 2^52`: `(v + SHIFT) - SHIFT` is `v` rounded to the nearest integer (ties to even) for
+/// `|v| < 2^51`, and the low bits of `v + SHIFT` hold that integer.
+pub(super) const SHIFT: f64 = 6_755_399_441_055_744.0;
 /// `ln 2`: with [`E2`]..[`E7`], the Taylor coefficients `(ln 2)^k / k!` of `2^f`.
 const E1: f64 = std::f64::consts::LN_2;
 /// `(ln 2)^2 / 2!`.
