@@ -31,7 +31,7 @@ const SLACK: f64 = 1e-9;
 /// (at `A - 1/A` from `apex` along the axis). With `v = q - apex` and `w = v . (-apex)`
 /// (`A` times the distance of `q` along the axis): `q` is in that part of the cone when
 /// `0 <= w <= A^2 - 1` and `w^2 >= |v|^2 (A^2 - 1)` (the angle between `v` and the axis is at most
-/// the half-angle); each comparison is tightened by [`SLACK`].
+/// the half-angle); each comparison is tightened by `1e-9` relative (`SLACK`).
 #[inline]
 pub fn apex_hull_contains(scales: &[f64; 3], apex: &Vector3<f64>, q: &Vector3<f64>) -> bool {
     let scales = Vector3::from(*scales);

@@ -55,8 +55,11 @@ pub trait SmoothConvex {
     /// The reciprocals of the semi-axes of an ellipsoid about the body-frame origin, along the
     /// body axes, that lies inside the body (inverse host length unit): with any surface point it
     /// spans a part of the body that proves points inside cheaply
-    /// ([`super::apex_hull_contains`]).
-    fn inner_scales(&self) -> [f64; 3];
+    /// ([`super::apex_hull_contains`]). The default, infinite scales (no ellipsoid known), proves
+    /// nothing, and the gauge decides every such test.
+    fn inner_scales(&self) -> [f64; 3] {
+        [f64::INFINITY; 3]
+    }
     /// The smallest and the largest squareness parameter of the body (Barr's `eps1`, `eps2`; 1
     /// for an ellipsoid or a sphere).
     fn squareness_range(&self) -> (f64, f64);
