@@ -3,12 +3,12 @@
 //! few products, no power and no root.
 //!
 //! The common-normal search asks, at every answer it considers, whether each contact point lies
-//! in the other body (Wellmann, Lillie & Wriggers 2008, section 3.3: the test against local
-//! minima). A contact point `p1` of A sits a depth `delta` along B's inward normal from B's own
-//! contact point `p2`, which is on B's surface; for the shallow overlaps of a DEM contact the
-//! hull of `p2` and B's inner ellipsoid holds `p1` wherever the inward normal at `p2` points into
-//! the cone from `p2` tangent to that ellipsoid. Where it does not, the caller evaluates the
-//! body's gauge.
+//! in the other body (Wellmann, Lillie & Wriggers 2008, section "Contact detection algorithm" and
+//! Figure 4: the test against local minima). A contact point `p1` of A sits a depth `delta` along
+//! B's inward normal from B's own contact point `p2`, which is on B's surface; for the shallow
+//! overlaps of a DEM contact the hull of `p2` and B's inner ellipsoid holds `p1` wherever the
+//! inward normal at `p2` points into the cone from `p2` tangent to that ellipsoid. Where it does
+//! not, the caller evaluates the body's gauge.
 
 use nalgebra::Vector3;
 
