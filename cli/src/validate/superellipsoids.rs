@@ -332,9 +332,9 @@ pub fn validate(options: &Options) -> Outcome {
          (intervals 1-3 are the paper's; 4 is ours: eps in [0.1, 1.9], radii in (0.3, 3). Ours: \
          cold queries from the centre line; iterations are direction updates: the closed-form \
          ascent step of the bodies' ellipsoids our cheap separating-plane test starts with, its \
-         quasi-Newton ascent steps on approximate (log-domain) support points, and Newton steps \
-         with exact derivatives (\"of which Newton\"); all restarts included. \"centre line separates\" is the \
-         paper's exclusion after 0 iterations (the initial guess alone rules out a penetration), \
+         Newton ascent steps on approximate (log-domain) support points and their Jacobians, \
+         and Newton steps with exact derivatives (\"of which Newton\"); all restarts included. \
+         \"centre line separates\" is the paper's exclusion after 0 iterations (the initial guess alone rules out a penetration), \
          checked exactly on each pair; the search ends when the direction's error is below 1e-11 rad, or 1e-9 rad as \
          predicted by Newton's quadratic convergence, far tighter than the paper's \
          |grad f| < 1e-6.)\n",

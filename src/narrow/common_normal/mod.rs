@@ -15,7 +15,7 @@
 //! separating-plane test on certified upper bounds of the two support functions, evaluated side by
 //! side in the log domain (`coarse_support`), at a first direction (for a new pair one ascent step
 //! of the bodies' ellipsoids off the centre line, for a pair apart at its last query its last
-//! separating direction) and then along a quasi-Newton ascent of the support gap on the same
+//! separating direction) and then along a Newton ascent of the support gap on the same
 //! approximate support points. Most separated pairs end there; the witness points are then the
 //! approximate support points (within `1e-7` of the bodies' size) and the gap a certified lower
 //! bound (within `2e-7` of the bodies' extents of the support gap along its direction), like any
@@ -26,9 +26,10 @@
 //! lies within about `1e-8` rad of the exact one; new pairs with no nearly pointed body start the
 //! exact Newton search there, and most then need one Newton iteration instead of four to eight
 //! (the derivatives of eqs. (10)-(11) cost several times a log-domain evaluation of both bodies).
-//! The ascent's curvature model starts from the bodies' ellipsoids (closed form) and is updated from
-//! the change of `d` between steps (BFGS): `d(d)/dc = -M`, with `M = J_A + R J_B R^T` the sum of
-//! the point-with-normal Jacobians.
+//! The ascent's Hessian comes from the same logarithms: `d(d)/dc = -M`, with `M = J_A + R J_B R^T`
+//! the sum of the support points' Jacobians, each two rank-one terms in the log domain
+//! (`coarse_support::SupportLogs::jacobian`, two more `exp2` a body). A test that finds a smaller
+//! gap than the best one so far takes a quarter of the step from there instead ([`CLIMB_SETBACK`]).
 //!
 //! A pair that touched at its last queries starts from its last contact direction extrapolated
 //! from up to four of them (Newton's backward differences, `extrapolate`): while the contact moves
@@ -72,7 +73,7 @@ use crate::shapes::{
     LOG_DOMAIN_MARGIN,
 };
 use crate::warm::WarmState;
-use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+use nalgebra::{Matrix2, Vector2, Vector3};
 
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 2;
@@ -193,11 +194,16 @@ const PREFILTER_PROBES: u32 = 8;
 /// iterations (the restarts of the DEM-like bench's warm sequences: 26.4 -> 23.9 us).
 const RESTART_PROBES: u32 = 16;
 
-/// Length (rad) of a quasi-Newton step of the prefilter's ascent below which it has converged:
+/// Length (rad) of a Newton step of the prefilter's ascent below which it has converged:
 /// the direction one step on lies within about its square of the approximate common normal, close
 /// enough for the exact Newton search's first step to meet its quadratic stopping test
 /// ([`QUADRATIC_STOP`], [`PREDICTED_TOLERANCE`]).
 const PREFILTER_CONVERGED: f64 = 1e-5;
+
+/// A test of the prefilter's ascent whose gap falls more than this (relative to the centre
+/// distance) below the best gap of the climb so far is a setback: the step that led there
+/// overshot, and a quarter of it is taken from the best direction instead.
+const CLIMB_SETBACK: f64 = 1e-7;
 
 /// How close (rad) a restart's start, climbed by the prefilter's ascent, must be to the best
 /// answer so far (a converged one, or a stalled descent's last iterate) for its descent to be
@@ -233,7 +239,8 @@ pub struct Solution {
     /// and the Newton iterations.
     pub iterations: u32,
     /// Of `iterations`, the prefilter's: the closed-form ascent step of the bodies' ellipsoids
-    /// and the quasi-Newton steps on the log-domain support points (no derivatives evaluated).
+    /// and the Newton steps on the log-domain support points and their Jacobians (no exact
+    /// derivatives evaluated).
     pub probes: u32,
     /// New start points needed (0 when the first start succeeded).
     pub restarts: u32,
@@ -289,7 +296,7 @@ enum Prefilter {
         gap: f64,
         steps: u32,
     },
-    /// No tested direction separates the bodies: `ahead`, the direction one quasi-Newton step
+    /// No tested direction separates the bodies: `ahead`, the direction one Newton step
     /// past the last one tested, `steps` direction updates from the start.
     Undecided { ahead: Vector3<f64>, steps: u32 },
     /// A body has no log-domain support function: nothing was tested.
@@ -305,15 +312,18 @@ enum RestartFrom {
     Points(Points),
 }
 
-/// One quasi-Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction
-/// to test next, the direction updates so far, the probe about to be taken and the last allowed,
-/// and the curvature model with the last direction and `d` it saw.
+/// One Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction to test
+/// next, the direction updates so far, the probe about to be taken and the last allowed, the
+/// length of the direction the next test's logarithms were evaluated along (the Jacobians they
+/// give scale as its inverse), and the best direction tested so far with its gap and the
+/// step taken from it.
 struct Climb {
     c: Vector3<f64>,
     steps: u32,
     probe: u32,
     probes: u32,
-    model: Option<(Matrix3<f64>, Vector3<f64>, Vector3<f64>)>,
+    tested_length: f64,
+    best: Option<(Vector3<f64>, f64, Vector3<f64>)>,
 }
 
 impl Climb {
@@ -324,7 +334,8 @@ impl Climb {
             steps,
             probe: 0,
             probes,
-            model: None,
+            tested_length: 1.0,
+            best: None,
         }
     }
 }
@@ -635,10 +646,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// Separating-plane tests (eq. (12)) on certified upper bounds of the support functions at the
     /// start direction (or, with `surrogate_from` a positive multiple of it, one ascent step of the
-    /// bodies' ellipsoids from there) and then along up to `probes` quasi-Newton steps of the
-    /// support gap's ascent on the approximate support points (`curvature_step`, the curvature
-    /// model from the ellipsoids at the first direction, `ellipsoid_curvature`, then
-    /// `secant_update`), before the exact search. Each test evaluates both support functions at
+    /// bodies' ellipsoids from there) and then along up to `probes` Newton steps of the support
+    /// gap's ascent on the approximate support points (`curvature_step`, with the log-domain
+    /// Jacobians of the support points, `SupportLogs::jacobian`; a setback, a test below the best
+    /// gap so far by more than [`CLIMB_SETBACK`], retries a quarter of the step from the best
+    /// direction), before the exact search. Each test evaluates both support functions at
     /// once in the log domain (`coarse_support::support_logs`, `SmoothConvex::log_support`), at
     /// about a third of the latency of the exact points. The bounds' margin (`1e-7` relative) only
     /// sends pairs whose gap is within it to the exact search. Undecided, it returns the direction
@@ -680,7 +692,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 // The gap along `v` is `|v|` times the unit direction's; the division's rounding
                 // is taken off (a positive gap only shrinks).
                 let (gap, logs) = self.coarse_gap(&log_a, &log_b, &v);
-                let inverse = 1.0 / v.norm();
+                climb.tested_length = v.norm();
+                let inverse = 1.0 / climb.tested_length;
                 climb.c = v * inverse;
                 (gap * inverse * (1.0 - 4.0 * f64::EPSILON), logs)
             }
@@ -725,7 +738,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Takes the prefilter's test at `climb`'s direction (`gap` and `logs` there, from
     /// [`Self::coarse_gap`]): the climb's answer when it ends there (the bodies apart, or the
     /// ascent converged, out of probes or not finite), otherwise `None` with the climb moved one
-    /// quasi-Newton step on.
+    /// Newton step on.
     #[inline(always)]
     fn climb_step(
         &self,
@@ -736,7 +749,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         logs: &[SupportLogs; 2],
     ) -> Option<Prefilter> {
         let c = climb.c;
-        let points = self.coarse_points(log_a, log_b, logs, c);
+        let gradients = [logs[0].gradient(log_a), logs[1].gradient(log_b)];
+        let points = self.points_from_gradients(log_a, log_b, &gradients, c);
         if gap > 0.0 {
             return Some(Prefilter::Apart {
                 points,
@@ -744,21 +758,38 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps: climb.steps,
             });
         }
-        let curvature = match climb.model {
-            None => self.ellipsoid_curvature(&log_a.r, &log_b.r, &c),
-            Some((m, c_before, d_before)) => secant_update(m, c - c_before, d_before - points.d),
+        let (from, step) = match climb.best {
+            // A setback: the step from the best direction overshot. A quarter of it from there.
+            Some((best, best_gap, step))
+                if gap < best_gap - CLIMB_SETBACK * self.translation.norm() =>
+            {
+                (best, step * 0.25)
+            }
+            _ => {
+                let chart = Chart::new(c);
+                let (e2, e3) = (chart.e2, chart.e3);
+                let rt = self.rotation.transpose();
+                let length = climb.tested_length;
+                let curvature = logs[0]
+                    .jacobian(log_a, &gradients[0], length)
+                    .on_plane(&e2, &e3)
+                    + logs[1]
+                        .jacobian(log_b, &gradients[1], length)
+                        .on_plane(&(rt * e2), &(rt * e3));
+                (c, Self::curvature_step(&points, &chart, &curvature))
+            }
         };
-        let step = Self::curvature_step(&points, &curvature);
-        let ahead = unit(c + step);
+        climb.best = Some((from, climb.best.map_or(gap, |b| b.1.max(gap)), step));
+        let ahead = unit(from + step);
         let finite = ahead.iter().all(|v| v.is_finite());
         if climb.probe == climb.probes || step.norm() <= PREFILTER_CONVERGED || !finite {
-            let ahead = if finite { ahead } else { c };
+            let ahead = if finite { ahead } else { from };
             return Some(Prefilter::Undecided {
                 ahead,
                 steps: climb.steps,
             });
         }
-        climb.model = Some((curvature, c, points.d));
+        climb.tested_length = 1.0;
         climb.c = ahead;
         climb.steps += 1;
         climb.probe += 1;
@@ -842,8 +873,25 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         logs: &[SupportLogs; 2],
         c: Vector3<f64>,
     ) -> Points {
-        let (p1, q2) = (logs[0].point(la), logs[1].point(lb));
-        let p2 = self.translation + self.rotation * q2;
+        let gradients = [logs[0].gradient(la), logs[1].gradient(lb)];
+        self.points_from_gradients(la, lb, &gradients, c)
+    }
+
+    /// [`Self::coarse_points`] from the support functions' gradients `dh/dm` of A and B
+    /// (`SupportLogs::gradient`): each coordinate of a body's point is its semi-axis times the
+    /// gradient's.
+    #[inline(always)]
+    fn points_from_gradients(
+        &self,
+        la: &LogSupport,
+        lb: &LogSupport,
+        gradients: &[Vector3<f64>; 2],
+        c: Vector3<f64>,
+    ) -> Points {
+        let scaled =
+            |r: &[f64; 3], y: &Vector3<f64>| Vector3::new(r[0] * y.x, r[1] * y.y, r[2] * y.z);
+        let p1 = scaled(&la.r, &gradients[0]);
+        let p2 = self.translation + self.rotation * scaled(&lb.r, &gradients[1]);
         Points {
             c,
             p1,
@@ -852,36 +900,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
     }
 
-    /// `M = J_A(c) + R J_B(-R^T c) R^T` (A's frame) of the ellipsoids with the bodies' semi-axes
-    /// `ra`, `rb`: `d(d)/dc = -M` for the support points of the ellipsoids, whose Jacobian at
-    /// the body-frame normal `n` is `(D^2 - p p^T) / |D n|` with `D = diag(r)` and
-    /// `p = D^2 n / |D n|`.
-    fn ellipsoid_curvature(&self, ra: &[f64; 3], rb: &[f64; 3], c: &Vector3<f64>) -> Matrix3<f64> {
-        let jacobian = |r: &[f64; 3], n: &Vector3<f64>| {
-            let (p, inv, _) = ellipsoid_point(r, n);
-            (Matrix3::from_diagonal(&Vector3::new(r[0] * r[0], r[1] * r[1], r[2] * r[2]))
-                - p * p.transpose())
-                * inv
-        };
-        let rt = self.rotation.transpose();
-        jacobian(ra, c) + self.rotation * jacobian(rb, &-(rt * c)) * rt
-    }
-
-    /// The ascent step of the support gap at `points` on the curvature model `m`: the gap's
-    /// gradient in the tangent plane is `d_t` and its Hessian `-(P M P + g P)`; the step solves
-    /// `(P M P + g P) s = d_t`, shifted where that is not positive definite (`shifted_solve`, as
-    /// in `polish`) and at most [`MAX_STEP`] long.
-    fn curvature_step(points: &Points, m: &Matrix3<f64>) -> Vector3<f64> {
-        let chart = Chart::new(points.c);
+    /// The Newton ascent step of the support gap at `points` (`chart` centred on its direction)
+    /// with `curvature` the curvature-radius matrix `M_t` of A - B on the tangent plane (in the
+    /// chart's `e2`, `e3`): the gap's gradient there is `d_t` and its Hessian `-(M_t + g I)`; the
+    /// step solves `(M_t + g I) s = d_t`, shifted where that is not positive definite
+    /// (`shifted_solve`, as in `polish`) and at most [`MAX_STEP`] long.
+    fn curvature_step(points: &Points, chart: &Chart, curvature: &Matrix2<f64>) -> Vector3<f64> {
         let g = points.support_gap();
         let (e2, e3) = (chart.e2, chart.e3);
-        let (me2, me3) = (m * e2, m * e3);
-        let a = Matrix2::new(
-            e2.dot(&me2) + g,
-            0.5 * (e2.dot(&me3) + e3.dot(&me2)),
-            0.5 * (e2.dot(&me3) + e3.dot(&me2)),
-            e3.dot(&me3) + g,
-        );
+        let a = curvature + Matrix2::identity() * g;
         let grad = Vector2::new(e2.dot(&points.d), e3.dot(&points.d));
         let s = shifted_solve(&a, &grad);
         let len = s.norm();
@@ -934,7 +961,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// prefilter's log-domain gap.
     ///
     /// Beyond the paper, which starts at the centre line (`alpha = 0`): the prefilter's
-    /// quasi-Newton ascent climbs the support gap to the common normal of the approximate support
+    /// Newton ascent climbs the support gap to the common normal of the approximate support
     /// points, and from there most cold penetrating pairs need a single Newton iteration
     /// (`validate`, interval 3: median Newton iterations 4 -> 1; 6 -> 4 with the three plain
     /// ascent probes the prefilter took before). Where a body is nearly pointed (`eps` near 2),
@@ -971,7 +998,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed body)
     /// directions of `restart::ranked` (a pair with no nearly pointed body: of
     /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
-    /// climbed by the prefilter's quasi-Newton ascent) and keeps the shallowest converged answer
+    /// climbed by the prefilter's Newton ascent) and keeps the shallowest converged answer
     /// whose overlap is certified, or stops at the first exclusion. The best of the descents that
     /// stalled goes on for up to [`EXTENDED_ITERATIONS`] more first, and its end competes too.
     ///
@@ -1023,7 +1050,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     // The prefilter has tried the directions ahead of the start (to within its
                     // margin): the descent starts with the derivatives at the start, whose points
                     // give the exact test there; for a pair with no nearly pointed body, one
-                    // quasi-Newton step past the last direction it tried (`Self::nearly_pointed`).
+                    // Newton step past the last direction it tried (`Self::nearly_pointed`).
                     Prefilter::Undecided { ahead, steps } => {
                         solution.iterations = steps;
                         solution.probes = steps;
@@ -1082,7 +1109,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // The restart directions, best first. A pair with no nearly pointed body (of moderate
         // squareness, or box-like) ranks them on the prefilter's certified log-domain gap (a
         // third of the exact points' cost; no start points are needed, since each start is
-        // climbed by the prefilter's quasi-Newton ascent, `Self::prefilter`, which leaves one or
+        // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or
         // two Newton iterations); pointed pairs on the exact points, each a start of the descent
         // as it is. (Box-like pairs ranked on the exact points before: 1.4-1.7 times as long, with
         // the outcomes of `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6
@@ -1537,20 +1564,6 @@ fn extrapolate(mut row: [Vector3<f64>; HISTORY], count: usize) -> Vector3<f64> {
 #[inline]
 fn unit(v: Vector3<f64>) -> Vector3<f64> {
     v * (1.0 / v.norm())
-}
-
-/// The BFGS update of the curvature model `m` (`d(d)/dc ~ -m`) by the secant pair: the direction
-/// moved by `s` and `d` by `-y`; unchanged where `y . s` is not positive (no curvature seen).
-fn secant_update(m: Matrix3<f64>, s: Vector3<f64>, y: Vector3<f64>) -> Matrix3<f64> {
-    let ys = y.dot(&s);
-    let ms = m * s;
-    let sms = s.dot(&ms);
-    if !(ys > 0.0 && sms > 0.0) {
-        return m;
-    }
-    // Two divisions, not eighteen: the rank-one terms scaled by the reciprocals.
-    let (p, q) = (ms * (1.0 / sms), y * (1.0 / ys));
-    m - p * ms.transpose() + q * y.transpose()
 }
 
 /// The solution of `(a + shift I) s = rhs` for the symmetric 2x2 `a`, shifted (Levenberg-Marquardt)

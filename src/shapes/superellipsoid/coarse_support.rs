@@ -41,7 +41,7 @@
 //! take the accurate closed form instead.
 
 use super::softplus::log2_one_plus_exp2_neg;
-use nalgebra::Vector3;
+use nalgebra::{Matrix2, Vector2, Vector3};
 
 /// The largest dual exponent `q = 2/(2 - eps)` of the log-domain path.
 pub const Q_MAX: f64 = 64.0;
@@ -212,6 +212,8 @@ pub struct LogSupport {
     pub q: [f64; 2],
     /// `1/q_i = (2 - eps_i)/2`.
     pub inv_q: [f64; 2],
+    /// `log2(q_i - 1)`: the factors of the support point's Jacobian ([`SupportLogs::jacobian`]).
+    pub log_beta: [f64; 2],
 }
 
 impl LogSupport {
@@ -221,6 +223,7 @@ impl LogSupport {
             r: [r; 3],
             q: [2.0; 2],
             inv_q: [0.5; 2],
+            log_beta: [0.0; 2],
         }
     }
 }
@@ -250,14 +253,121 @@ impl SupportLogs {
     /// about `1e-7` of the body's size.
     #[inline(always)]
     pub fn point(&self, body: &LogSupport) -> Vector3<f64> {
-        let (r, q, m) = (&body.r, &body.q, &self.m);
+        let (r, y) = (&body.r, self.gradient(body));
+        Vector3::new(r[0] * y.x, r[1] * y.y, r[2] * y.z)
+    }
+
+    /// `dh/dm`, `m = D n`: the support point with each coordinate divided by its semi-axis
+    /// (`x_i = r_i dh/dm_i`), to about `1e-7` relative; what [`Self::jacobian`] takes.
+    #[inline(always)]
+    pub fn gradient(&self, body: &LogSupport) -> Vector3<f64> {
+        let (q, m) = (&body.q, &self.m);
         let (beta1, beta2) = (q[0] - 1.0, q[1] - 1.0);
         let vertical = beta2 * (self.lmu - self.lh);
         Vector3::new(
-            r[0] * exp2(beta1 * (self.lm[0] - self.lmu) + vertical).copysign(m.x),
-            r[1] * exp2(beta1 * (self.lm[1] - self.lmu) + vertical).copysign(m.y),
-            r[2] * exp2(beta2 * (self.lm[2] - self.lh)).copysign(m.z),
+            exp2(beta1 * (self.lm[0] - self.lmu) + vertical).copysign(m.x),
+            exp2(beta1 * (self.lm[1] - self.lmu) + vertical).copysign(m.y),
+            exp2(beta2 * (self.lm[2] - self.lh)).copysign(m.z),
         )
+    }
+
+    /// The Jacobian of the support point of `body` at the unit direction `n / length`, `n` the
+    /// direction these logarithms were evaluated for (`length = |n|`: `J` scales as `1/|n|`),
+    /// given the gradient `y = dh/dm` there ([`Self::gradient`], which gives the point too), to
+    /// about `1e-7` relative (a capped model where a face is flat, see
+    /// [`SupportJacobian::on_plane`]).
+    ///
+    /// The support function is `h = G2(mu(m1, m2), m3)` with `G(a, b) = ||(a, b)||_q` and
+    /// `m = D n`, `D = diag(r)`, so `J = D (d^2 h / dm^2) D`. `G`'s Hessian is rank one:
+    /// `(q - 1) |g_a g_b| / (G |a b|) (b, -a)(b, -a)^T`, `g = dG`. Through the two levels:
+    ///
+    /// * `dh/dmu d^2 mu` gives `a_1 v_1 v_1^T`, `v_1 = (r1 m2, -r2 m1, 0)`,
+    ///   `log2 a_1 = log2(q1 - 1) + (q1 - 2)(L m1 + L m2) - (2 q1 - 1) L mu + (q2 - 1)(L mu - L h)`;
+    /// * `d(mu, m3)/dm^T d^2 G2 d(mu, m3)/dm` gives `a_2 v_2 v_2^T`, with `dmu/dm_i = x_i / (r_i w)`,
+    ///   `w = dh/dmu`, and `w mu = m1 x1 / r1 + m2 x2 / r2` (Euler's identity for `h` and for `mu`;
+    ///   the form `h - m3 x3 / r3` cancels near a pointed body's tip): scaled by `w`,
+    ///   `v_2 = (m3 x1, m3 x2, -r3 w mu)`,
+    ///   `log2 a_2 = log2(q2 - 1) + (q2 - 2) L m3 - q2 L mu - L h`
+    ///
+    /// (`L = log2 |.|`). A sphere (`q = 2`) gets `(r / |n|) (I - u u^T)`.
+    #[inline(always)]
+    pub fn jacobian(&self, body: &LogSupport, y: &Vector3<f64>, length: f64) -> SupportJacobian {
+        let (r, q, m) = (&body.r, &body.q, &self.m);
+        let [l1, l2, l3] = self.lm.map(|l| l.max(LOG_FLOOR));
+        let (lmu, lh) = (self.lmu.max(LOG_FLOOR), self.lh);
+        let log_a1 = body.log_beta[0] + (q[0] - 2.0) * (l1 + l2) - (2.0 * q[0] - 1.0) * lmu
+            + (q[1] - 1.0) * (lmu - lh);
+        let log_a2 = body.log_beta[1] + (q[1] - 2.0) * l3 - q[1] * lmu - lh;
+        SupportJacobian {
+            terms: [
+                (
+                    exp2(log_a1.min(LOG_CEILING)) * length,
+                    Vector3::new(r[0] * m.y, -r[1] * m.x, 0.0),
+                ),
+                (
+                    exp2(log_a2.min(LOG_CEILING)) * length,
+                    Vector3::new(
+                        m.z * r[0] * y.x,
+                        m.z * r[1] * y.y,
+                        -r[2] * (m.x * y.x + m.y * y.y),
+                    ),
+                ),
+            ],
+            size: m.x.abs().max(m.y.abs()).max(m.z.abs()) / length,
+        }
+    }
+}
+
+/// The largest curvature radius (relative to the largest `|r_i n_i|`, at most the support function
+/// `h` along the direction and at least a third of it) that a term of [`SupportLogs::jacobian`]
+/// contributes on a tangent plane: where a box-like body's
+/// face is flat (a component of the direction near 0, `eps < 1`) the true radius grows without
+/// bound; capped, the model stays finite and its eigenvalues resolvable in `f64`.
+const RADIUS_CAP: f64 = (1u64 << 30) as f64;
+
+/// The floor of the logarithms [`SupportLogs::jacobian`] combines: a zero component's `-inf`
+/// would meet `+inf` (or a zero factor) in the exponents.
+const LOG_FLOOR: f64 = -1000.0;
+
+/// The ceiling of the exponents of [`SupportLogs::jacobian`]'s factors (`2^1000` stays finite;
+/// [`RADIUS_CAP`] then bounds the term).
+const LOG_CEILING: f64 = 1000.0;
+
+/// The Jacobian `J = dx/dn` of a superellipsoid's support point `x(n)` (body frame), as the sum
+/// of two rank-one terms `a_k v_k v_k^T` (from [`SupportLogs::jacobian`]): symmetric, positive
+/// semi-definite, `J n = 0`. On a plane normal to `n` it holds the surface's principal radii of
+/// curvature at `x`.
+#[derive(Debug, Clone, Copy)]
+pub struct SupportJacobian {
+    /// `(a_k, v_k)`, `a_k >= 0`.
+    terms: [(f64, Vector3<f64>); 2],
+    /// The largest `|r_i n_i|` of the unit direction `n` the terms are for: the length the cap is
+    /// relative to.
+    size: f64,
+}
+
+impl SupportJacobian {
+    /// `[[u.J u, u.J w], [w.J u, w.J w]]`: `J` on the plane spanned by `u`, `w` (body frame;
+    /// unit and normal to the direction for the curvature radii), each term's trace there capped
+    /// at [`RADIUS_CAP`] times the largest `|r_i n_i|`.
+    #[inline(always)]
+    pub fn on_plane(&self, u: &Vector3<f64>, w: &Vector3<f64>) -> Matrix2<f64> {
+        let cap = RADIUS_CAP * self.size;
+        let mut m = Matrix2::zeros();
+        for (a, v) in &self.terms {
+            let p = Vector2::new(v.dot(u), v.dot(w));
+            let pp = p.dot(&p);
+            // `a <= cap / pp` where the term would pass the cap (a zero `p` adds nothing).
+            let a = if a * pp <= cap {
+                *a
+            } else if pp > 0.0 {
+                cap / pp
+            } else {
+                0.0
+            };
+            m += p * p.transpose() * a;
+        }
+        m
     }
 }
 
@@ -349,6 +459,100 @@ pub fn fast_log2(x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::shapes::superellipsoid::tests::Rng;
+    use crate::shapes::superellipsoid::Superellipsoid;
+    use crate::shapes::Sphere;
+
+    /// Two unit vectors spanning the plane normal to the unit `n`.
+    fn plane(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+        let helper = if n.x.abs() < 0.6 {
+            Vector3::x()
+        } else {
+            Vector3::y()
+        };
+        let u = n.cross(&helper).normalize();
+        (u, n.cross(&u))
+    }
+
+    #[test]
+    fn the_support_jacobian_matches_the_exact_one_and_stays_finite() {
+        let mut rng = Rng(7);
+        let mut worst: f64 = 0.0;
+        let mut compared = 0;
+        for _ in 0..3000 {
+            let s = rng.shape(0.05, 1.95);
+            let body = s.log_support().unwrap();
+            for j in 0..4 {
+                let n = rng.direction();
+                // Any positive multiple of the direction, told its length (the Jacobian scales as
+                // its inverse, and the cap must not).
+                let scale = [1.0, 2.5e8, 3e-9, 0.3][j];
+                let [logs] = support_logs([&body], [&(n * scale)]);
+                let point = logs.point(&body);
+                let (u, w) = plane(&n);
+                let ours = logs
+                    .jacobian(&body, &logs.gradient(&body), scale)
+                    .on_plane(&u, &w);
+                let (_, exact, _) = s.point_with_normal_first(&n);
+                let exact = Matrix2::new(
+                    u.dot(&(exact * u)),
+                    u.dot(&(exact * w)),
+                    w.dot(&(exact * u)),
+                    w.dot(&(exact * w)),
+                );
+                // Directions whose curvature radius reaches the cap (a flat face) are not
+                // compared; the others to the log domain's accuracy.
+                let h = n.dot(&point);
+                if exact.trace() < 1e-3 * RADIUS_CAP * h {
+                    let error = (ours - exact).abs().max() / exact.abs().max().max(1e-12 * h);
+                    worst = worst.max(error);
+                    compared += 1;
+                }
+                assert!(ours.iter().all(|v| v.is_finite()), "{s:?} {n:?}");
+            }
+        }
+        println!("support Jacobian: {compared} compared, max relative error {worst:.2e}");
+        assert!(compared > 11_000, "{compared}");
+        assert!(worst <= 1e-7, "{worst:e}");
+        // Zero components and axis directions, box-like and pointed: finite, semi-definite, and
+        // held to the cap on a flat face.
+        for (eps1, eps2) in [(0.1, 0.1), (1.0, 1.0), (1.9, 1.9), (0.3, 1.7)] {
+            let s = Superellipsoid::new(1.0, 2.0, 3.0, eps1, eps2).unwrap();
+            let body = s.log_support().unwrap();
+            for n in [
+                Vector3::z(),
+                Vector3::x(),
+                Vector3::new(0.6, 0.8, 0.0),
+                Vector3::new(0.0, 0.6, -0.8),
+                Vector3::new(1e-300, 0.0, 1.0),
+            ] {
+                let [logs] = support_logs([&body], [&n]);
+                let point = logs.point(&body);
+                let (u, w) = plane(&n.normalize());
+                let m = logs
+                    .jacobian(&body, &logs.gradient(&body), 1.0)
+                    .on_plane(&u, &w);
+                let h = n.dot(&point);
+                assert!(m.iter().all(|v| v.is_finite()), "{eps1} {eps2} {n:?}: {m}");
+                assert!(
+                    m[(0, 0)] >= 0.0
+                        && m[(1, 1)] >= 0.0
+                        && m.determinant() >= -1e-6 * m.norm_squared(),
+                    "{m}"
+                );
+                // The cap holds to the log domain's `h`.
+                assert!(m.trace() <= 2.0 * RADIUS_CAP * h * (1.0 + 1e-7), "{m}");
+            }
+        }
+        // A sphere: `r (I - n n^T)` on the plane, `r` its radius.
+        let sphere = LogSupport::sphere(Sphere::new(1.5).unwrap().radius());
+        let n = Vector3::new(0.36, 0.48, 0.8);
+        let [logs] = support_logs([&sphere], [&n]);
+        let (u, w) = plane(&n);
+        let m = logs
+            .jacobian(&sphere, &logs.gradient(&sphere), 1.0)
+            .on_plane(&u, &w);
+        assert!((m - Matrix2::identity() * 1.5).abs().max() < 1e-7, "{m}");
+    }
 
     #[test]
     fn log2_and_exp2_meet_their_error_bounds() {

@@ -61,6 +61,9 @@ pub struct Superellipsoid {
     log2_r: [f64; 3],
     /// The reciprocal semi-axes of an ellipsoid inside the body ([`Self::inner_scales`]).
     inner_scales: [f64; 3],
+    /// `log2(q_i - 1) = log2(eps_i / (2 - eps_i))`, `q_i` the dual exponents: the log-domain
+    /// support point's Jacobian.
+    log2_q_minus_one: [f64; 2],
 }
 
 /// `NonFinite` naming the parameter when `value` is NaN or infinite.
@@ -245,6 +248,7 @@ impl Superellipsoid {
             bounding_radius,
             log2_r: [r1.log2(), r2.log2(), r3.log2()],
             inner_scales: inner_scales([r1, r2, r3], eps1, eps2),
+            log2_q_minus_one: [(eps1 / (2.0 - eps1)).log2(), (eps2 / (2.0 - eps2)).log2()],
         })
     }
 
@@ -532,6 +536,7 @@ impl Superellipsoid {
             r: self.r,
             q,
             inv_q: [self.half_two_minus_e1, self.half_two_minus_e2],
+            log_beta: self.log2_q_minus_one,
         })
     }
 
