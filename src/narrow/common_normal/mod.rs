@@ -29,7 +29,7 @@
 //! The ascent's Hessian comes from the same logarithms: `d(d)/dc = -M`, with `M = J_A + R J_B R^T`
 //! the sum of the support points' Jacobians, each two rank-one terms in the log domain
 //! (`coarse_support::SupportLogs::jacobian`, two more `exp2` a body). A test that finds a smaller
-//! gap than the best one so far takes a quarter of the step from there instead ([`CLIMB_SETBACK`]).
+//! gap than the best one so far takes a quarter of the step from there instead (`CLIMB_SETBACK`).
 //!
 //! A pair that touched at its last queries starts from its last contact direction extrapolated
 //! from up to four of them (Newton's backward differences, `extrapolate`): while the contact moves

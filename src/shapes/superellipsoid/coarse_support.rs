@@ -349,7 +349,7 @@ pub struct SupportJacobian {
 impl SupportJacobian {
     /// `[[u.J u, u.J w], [w.J u, w.J w]]`: `J` on the plane spanned by `u`, `w` (body frame;
     /// unit and normal to the direction for the curvature radii), each term's trace there capped
-    /// at [`RADIUS_CAP`] times the largest `|r_i n_i|`.
+    /// at `RADIUS_CAP` times the largest `|r_i n_i|`.
     #[inline(always)]
     pub fn on_plane(&self, u: &Vector3<f64>, w: &Vector3<f64>) -> Matrix2<f64> {
         let cap = RADIUS_CAP * self.size;
