@@ -197,8 +197,10 @@ const RESTART_PROBES: u32 = 16;
 /// Length (rad) of a Newton step of the prefilter's ascent below which it has converged:
 /// the direction one step on lies within about its square of the approximate common normal, close
 /// enough for the exact Newton search's first step to meet its quadratic stopping test
-/// ([`QUADRATIC_STOP`], [`PREDICTED_TOLERANCE`]).
-const PREFILTER_CONVERGED: f64 = 1e-5;
+/// ([`QUADRATIC_STOP`], [`PREDICTED_TOLERANCE`]). On series 2 of interval 3 (4096 pairs) it
+/// takes 4.93 tests and 1.074 Newton iterations a query at `1e-5`, 4.40 and 1.084 at `3e-4`,
+/// 4.16 and 1.138 at `1e-3` (a Newton iteration costs about three tests).
+const PREFILTER_CONVERGED: f64 = 3e-4;
 
 /// A test of the prefilter's ascent whose gap falls more than this (relative to the centre
 /// distance) below the best gap of the climb so far is a setback: the step that led there
