@@ -462,14 +462,10 @@ mod tests {
     use crate::shapes::superellipsoid::Superellipsoid;
     use crate::shapes::Sphere;
 
-    /// Two unit vectors spanning the plane normal to the unit `n`.
-    fn plane(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
-        let helper = if n.x.abs() < 0.6 {
-            Vector3::x()
-        } else {
-            Vector3::y()
-        };
-        let u = n.cross(&helper).normalize();
+    /// Two unit vectors spanning the plane normal to the unit `n`, turned at random about it.
+    fn plane(n: &Vector3<f64>, rng: &mut Rng) -> (Vector3<f64>, Vector3<f64>) {
+        let v = rng.direction();
+        let u = (v - n * n.dot(&v)).normalize();
         (u, n.cross(&u))
     }
 
@@ -488,7 +484,7 @@ mod tests {
                 let scale = [1.0, 2.5e8, 3e-9, 0.3][j];
                 let [logs] = support_logs([&body], [&(n * scale)]);
                 let point = logs.point(&body);
-                let (u, w) = plane(&n);
+                let (u, w) = plane(&n, &mut rng);
                 let ours = logs
                     .jacobian(&body, &logs.gradient(&body), scale)
                     .on_plane(&u, &w);
@@ -527,7 +523,7 @@ mod tests {
             ] {
                 let [logs] = support_logs([&body], [&n]);
                 let point = logs.point(&body);
-                let (u, w) = plane(&n.normalize());
+                let (u, w) = plane(&n.normalize(), &mut rng);
                 let m = logs
                     .jacobian(&body, &logs.gradient(&body), 1.0)
                     .on_plane(&u, &w);
@@ -547,7 +543,7 @@ mod tests {
         let sphere = LogSupport::sphere(Sphere::new(1.5).unwrap().radius());
         let n = Vector3::new(0.36, 0.48, 0.8);
         let [logs] = support_logs([&sphere], [&n]);
-        let (u, w) = plane(&n);
+        let (u, w) = plane(&n, &mut rng);
         let m = logs
             .jacobian(&sphere, &logs.gradient(&sphere), 1.0)
             .on_plane(&u, &w);
