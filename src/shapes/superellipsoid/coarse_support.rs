@@ -319,10 +319,10 @@ impl SupportLogs {
 }
 
 /// The largest curvature radius (relative to the largest `|r_i n_i|`, at most the support function
-/// `h` along the direction and at least a third of it) that a term of [`SupportLogs::jacobian`]
-/// contributes on a tangent plane: where a box-like body's
-/// face is flat (a component of the direction near 0, `eps < 1`) the true radius grows without
-/// bound; capped, the model stays finite and its eigenvalues resolvable in `f64`.
+/// `h` along the unit direction `n` and at least a third of it) that a term of
+/// [`SupportLogs::jacobian`] contributes on a tangent plane: where a box-like body's face is flat
+/// (a component of the direction near 0, `eps < 1`) the true radius grows without bound; capped,
+/// the model stays finite and its eigenvalues resolvable in `f64`.
 const RADIUS_CAP: f64 = (1u64 << 30) as f64;
 
 /// The floor of the logarithms [`SupportLogs::jacobian`] combines: a zero component's `-inf`
