@@ -326,8 +326,9 @@ enum RestartFrom {
 /// One Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction to test
 /// next, the direction updates so far, the probe about to be taken and the last allowed, the
 /// length of the direction the next test's logarithms were evaluated along (the Jacobians they
-/// give scale as its inverse), and the best direction tested so far with its gap and the
-/// step taken from it.
+/// give scale as its inverse), the best direction tested so far with its gap and the step taken
+/// from it, and how far below that gap a test is a setback ([`CLIMB_SETBACK`] times the centre
+/// distance).
 struct Climb {
     c: Vector3<f64>,
     steps: u32,
@@ -335,11 +336,13 @@ struct Climb {
     probes: u32,
     tested_length: f64,
     best: Option<(Vector3<f64>, f64, Vector3<f64>)>,
+    setback: f64,
 }
 
 impl Climb {
-    /// A climb from the unit `c`, `steps` direction updates already taken, `probes` more allowed.
-    fn new(c: Vector3<f64>, steps: u32, probes: u32) -> Self {
+    /// A climb from the unit `c`, `steps` direction updates already taken, `probes` more allowed,
+    /// for bodies whose centres lie `distance` apart.
+    fn new(c: Vector3<f64>, steps: u32, probes: u32, distance: f64) -> Self {
         Climb {
             c,
             steps,
@@ -347,6 +350,7 @@ impl Climb {
             probes,
             tested_length: 1.0,
             best: None,
+            setback: CLIMB_SETBACK * distance,
         }
     }
 }
@@ -697,7 +701,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps = 1;
             }
         }
-        let mut climb = Climb::new(c, steps, probes);
+        let mut climb = Climb::new(c, steps, probes, self.translation.norm());
         let (gap, logs) = match unnormalised {
             Some(v) => {
                 // The gap along `v` is `|v|` times the unit direction's; the division's rounding
@@ -728,7 +732,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return [Prefilter::NotApplicable, Prefilter::NotApplicable];
         };
-        let mut climbs = starts.map(|c| Climb::new(c, 0, probes));
+        let distance = self.translation.norm();
+        let mut climbs = starts.map(|c| Climb::new(c, 0, probes, distance));
         let mut answers = [None, None];
         while answers[0].is_none() && answers[1].is_none() {
             let [(gap0, logs0), (gap1, logs1)] =
@@ -771,11 +776,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         let (from, step) = match climb.best {
             // A setback: the step from the best direction overshot. A quarter of it from there.
-            Some((best, best_gap, step))
-                if gap < best_gap - CLIMB_SETBACK * self.translation.norm() =>
-            {
-                (best, step * 0.25)
-            }
+            Some((best, best_gap, step)) if gap < best_gap - climb.setback => (best, step * 0.25),
             _ => {
                 let chart = Chart::new(c);
                 let (e2, e3) = (chart.e2, chart.e3);
@@ -889,8 +890,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// [`Self::coarse_points`] from the support functions' gradients `dh/dm` of A and B
-    /// (`SupportLogs::gradient`): each coordinate of a body's point is its semi-axis times the
-    /// gradient's.
+    /// (`SupportLogs::gradient`, `LogSupport::point_from_gradient`).
     #[inline(always)]
     fn points_from_gradients(
         &self,
@@ -899,10 +899,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         gradients: &[Vector3<f64>; 2],
         c: Vector3<f64>,
     ) -> Points {
-        let scaled =
-            |r: &[f64; 3], y: &Vector3<f64>| Vector3::new(r[0] * y.x, r[1] * y.y, r[2] * y.z);
-        let p1 = scaled(&la.r, &gradients[0]);
-        let p2 = self.translation + self.rotation * scaled(&lb.r, &gradients[1]);
+        let p1 = la.point_from_gradient(&gradients[0]);
+        let p2 = self.translation + self.rotation * lb.point_from_gradient(&gradients[1]);
         Points {
             c,
             p1,

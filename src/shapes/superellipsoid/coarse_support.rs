@@ -212,8 +212,9 @@ pub struct LogSupport {
     pub q: [f64; 2],
     /// `1/q_i = (2 - eps_i)/2`.
     pub inv_q: [f64; 2],
-    /// `log2(q_i - 1)`: the factors of the support point's Jacobian ([`SupportLogs::jacobian`]).
-    pub log_beta: [f64; 2],
+    /// `log2 beta_i`, `beta_i = q_i - 1` (the exponents of [`SupportLogs::gradient`]): the
+    /// factors of the support point's Jacobian ([`SupportLogs::jacobian`]).
+    pub log2_beta: [f64; 2],
 }
 
 impl LogSupport {
@@ -223,8 +224,16 @@ impl LogSupport {
             r: [r; 3],
             q: [2.0; 2],
             inv_q: [0.5; 2],
-            log_beta: [0.0; 2],
+            log2_beta: [0.0; 2],
         }
+    }
+
+    /// The support point whose gradient `dh/dm` is `y` ([`SupportLogs::gradient`]): each
+    /// coordinate is its semi-axis times `y`'s.
+    #[inline(always)]
+    pub fn point_from_gradient(&self, y: &Vector3<f64>) -> Vector3<f64> {
+        let r = &self.r;
+        Vector3::new(r[0] * y.x, r[1] * y.y, r[2] * y.z)
     }
 }
 
@@ -253,8 +262,7 @@ impl SupportLogs {
     /// about `1e-7` of the body's size.
     #[inline(always)]
     pub fn point(&self, body: &LogSupport) -> Vector3<f64> {
-        let (r, y) = (&body.r, self.gradient(body));
-        Vector3::new(r[0] * y.x, r[1] * y.y, r[2] * y.z)
+        body.point_from_gradient(&self.gradient(body))
     }
 
     /// `dh/dm`, `m = D n`: the support point with each coordinate divided by its semi-axis
@@ -289,15 +297,15 @@ impl SupportLogs {
     ///   `v_2 = (m3 x1, m3 x2, -r3 w mu)`,
     ///   `log2 a_2 = log2(q2 - 1) + (q2 - 2) L m3 - q2 L mu - L h`
     ///
-    /// (`L = log2 |.|`). A sphere (`q = 2`) gets `(r / |n|) (I - u u^T)`.
+    /// (`L = log2 |.|`). A sphere (`q = 2`) gets `r (I - u u^T)`, `u` the unit direction.
     #[inline(always)]
     pub fn jacobian(&self, body: &LogSupport, y: &Vector3<f64>, length: f64) -> SupportJacobian {
         let (r, q, m) = (&body.r, &body.q, &self.m);
         let [l1, l2, l3] = self.lm.map(|l| l.max(LOG_FLOOR));
         let (lmu, lh) = (self.lmu.max(LOG_FLOOR), self.lh);
-        let log_a1 = body.log_beta[0] + (q[0] - 2.0) * (l1 + l2) - (2.0 * q[0] - 1.0) * lmu
+        let log_a1 = body.log2_beta[0] + (q[0] - 2.0) * (l1 + l2) - (2.0 * q[0] - 1.0) * lmu
             + (q[1] - 1.0) * (lmu - lh);
-        let log_a2 = body.log_beta[1] + (q[1] - 2.0) * l3 - q[1] * lmu - lh;
+        let log_a2 = body.log2_beta[1] + (q[1] - 2.0) * l3 - q[1] * lmu - lh;
         SupportJacobian {
             terms: [
                 (

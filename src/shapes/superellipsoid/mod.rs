@@ -61,9 +61,8 @@ pub struct Superellipsoid {
     log2_r: [f64; 3],
     /// The reciprocal semi-axes of an ellipsoid inside the body ([`Self::inner_scales`]).
     inner_scales: [f64; 3],
-    /// `log2(q_i - 1) = log2(eps_i / (2 - eps_i))`, `q_i` the dual exponents: the log-domain
-    /// support point's Jacobian.
-    log2_q_minus_one: [f64; 2],
+    /// `log2 beta_i`: the log-domain support point's Jacobian ([`LogSupport::log2_beta`]).
+    log2_beta: [f64; 2],
 }
 
 /// `NonFinite` naming the parameter when `value` is NaN or infinite.
@@ -230,6 +229,7 @@ impl Superellipsoid {
         }
         let r12 = superellipse_max_norm(r1, r2, eps1);
         let bounding_radius = superellipse_max_norm(r12, r3, eps2);
+        let beta = [eps1 / (2.0 - eps1), eps2 / (2.0 - eps2)];
         Ok(Superellipsoid {
             r: [r1, r2, r3],
             eps1,
@@ -241,14 +241,14 @@ impl Superellipsoid {
             delta2: 1.0 / (2.0 - eps2),
             two_minus_e1: 2.0 - eps1,
             two_minus_e2: 2.0 - eps2,
-            beta1: eps1 / (2.0 - eps1),
-            beta2: eps2 / (2.0 - eps2),
+            beta1: beta[0],
+            beta2: beta[1],
             half_two_minus_e1: 0.5 * (2.0 - eps1),
             half_two_minus_e2: 0.5 * (2.0 - eps2),
             bounding_radius,
             log2_r: [r1.log2(), r2.log2(), r3.log2()],
             inner_scales: inner_scales([r1, r2, r3], eps1, eps2),
-            log2_q_minus_one: [(eps1 / (2.0 - eps1)).log2(), (eps2 / (2.0 - eps2)).log2()],
+            log2_beta: beta.map(f64::log2),
         })
     }
 
@@ -536,7 +536,7 @@ impl Superellipsoid {
             r: self.r,
             q,
             inv_q: [self.half_two_minus_e1, self.half_two_minus_e2],
-            log_beta: self.log2_q_minus_one,
+            log2_beta: self.log2_beta,
         })
     }
 
