@@ -6,8 +6,9 @@
 //! * initial detection (cold) of touching cube pairs and of touching random polyhedra;
 //! * updated detection: cube pairs and random polyhedra resting face on face and sliding,
 //!   twisting and rocking in small steps while touching, the warm state kept;
-//! * exclusion of near pairs apart (gap 0.5 % to 1.5 % of the size) tumbling in small steps, the
-//!   warm state (the cached separating plane) kept.
+//! * exclusion of near pairs apart (a support-plane gap of 0.5 % to 1.5 % of the size, B shifted
+//!   across it by up to 5 %: [`GapProfile::NEAR_APART`]) tumbling in small steps, the warm state
+//!   (the cached separating plane) kept.
 //!
 //! Depth accuracy of every method against the SAT reference on the same pairs comes with it.
 
@@ -163,12 +164,14 @@ impl Workload {
         Self::sequences(Blocks::Random(24), Mode::Resting, GapProfile::TOUCHING, 35)
     }
 
-    /// Cubes tumbling near each other, apart by 0.5 % to 1.5 % of the size.
+    /// Cubes tumbling near each other, apart ([`GapProfile::NEAR_APART`]: a support-plane gap of
+    /// 0.5 % to 1.5 % of the size, B shifted across it by up to 5 %).
     pub fn near_cubes() -> Self {
         Self::sequences(Blocks::Cubes, Mode::Tumbling, GapProfile::NEAR_APART, 36)
     }
 
-    /// Random polyhedra (4 to 24 vertices) tumbling near each other, apart.
+    /// Random polyhedra (4 to 24 vertices) tumbling near each other, apart (as
+    /// [`Self::near_cubes`]).
     pub fn near_random() -> Self {
         Self::sequences(
             Blocks::Random(24),
