@@ -266,9 +266,12 @@ fn tumbling(
         spin(rng, moves.turn / 2.0),
     );
     let size = 0.5 * (a.size() + b.size());
-    let across = sampling::unit_vector(rng);
-    let across = (across - u0 * u0.dot(&across)).normalize();
-    let lateral0 = across * (gap.shift * size * rng.random_range(0.0f64..1.0).sqrt());
+    // The shift: a random direction square to u0 (from `across`'s basis, never degenerate), of a
+    // length uniform over the disc of radius `shift * size`.
+    let (e1, e2) = across(&u0);
+    let phi = rng.random_range(0.0..TAU);
+    let lateral0 = (e1 * phi.cos() + e2 * phi.sin())
+        * (gap.shift * size * rng.random_range(0.0f64..1.0).sqrt());
     (0..steps)
         .map(|k| {
             let t = k as f64;
