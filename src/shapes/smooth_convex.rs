@@ -60,6 +60,12 @@ pub trait SmoothConvex {
     fn inner_scales(&self) -> [f64; 3] {
         [f64::INFINITY; 3]
     }
+    /// The radius of a ball that rolls freely inside the body (host length unit): for every point
+    /// `x` of the surface, with outward unit normal `n` there, the ball of this radius about
+    /// `x - rho n` lies in the body; 0 where no such radius is known. The common-normal search
+    /// takes an answer whose depth is at most the two bodies' sum as the global one
+    /// (`common_normal`, the tangent-ball certificate).
+    fn rolling_radius(&self) -> f64;
     /// The smallest and the largest squareness parameter of the body (Barr's `eps1`, `eps2`; 1
     /// for an ellipsoid or a sphere).
     fn squareness_range(&self) -> (f64, f64);
@@ -154,6 +160,10 @@ impl SmoothConvex for Superellipsoid {
         Superellipsoid::inner_scales(self)
     }
     #[inline]
+    fn rolling_radius(&self) -> f64 {
+        Superellipsoid::rolling_radius(self)
+    }
+    #[inline]
     fn squareness_range(&self) -> (f64, f64) {
         let (e1, e2) = (self.eps1(), self.eps2());
         (e1.min(e2), e1.max(e2))
@@ -219,6 +229,11 @@ impl SmoothConvex for Sphere {
     #[inline]
     fn inner_scales(&self) -> [f64; 3] {
         [1.0 / self.radius() * (1.0 + 1e-15); 3]
+    }
+    /// The sphere itself rolls inside it: its radius.
+    #[inline]
+    fn rolling_radius(&self) -> f64 {
+        self.radius()
     }
     #[inline]
     fn squareness_range(&self) -> (f64, f64) {

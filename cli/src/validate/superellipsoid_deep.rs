@@ -4,9 +4,11 @@
 //! The paper's series 2 overlaps by at most 1.75e-3 (radii 0.5 to 3); a DEM packing overlaps by a
 //! few percent of the size, where the trust test (the curvature of `A - B` on the scale of the
 //! depth) often fails and the wide search (restarts from the lattice's best directions) decides
-//! alone. Each pair here is the paper's construction at a common-normal depth of [`DEPTH_RANGE`]
-//! times the sum of the two bodies' mean radii. The reference is independent of the kernel: the
-//! overlap of the bodies' extents `h_A(c) + h_B(-c) - c . t` (the exact closed-form support points)
+//! alone, unless the bodies' rolling balls certify the first answer (ellipsoids overlapping by at
+//! most the sum of their radii `r_min^2 / r_max`: `Bodies::ball_certified`). Each pair here is
+//! the paper's construction at a common-normal depth of [`DEPTH_RANGE`] times the sum of the two
+//! bodies' mean radii. The reference is independent of the kernel: the overlap of the bodies'
+//! extents `h_A(c) + h_B(-c) - c . t` (the exact closed-form support points)
 //! over a grid of [`GRID`] x 2 [`GRID`] directions, then a compass search down from the grid's
 //! best direction and from the constructed one; the shallower of the two is the reference depth.
 //!
@@ -38,7 +40,7 @@ pub const DEPTH_AGREEMENT: f64 = 1e-9;
 #[derive(Debug, Clone, Default)]
 pub struct DeepStats {
     pairs: u64,
-    /// Of them, answered after the wide search (the first answer not trusted).
+    /// Of them, answered after the wide search (the first answer neither certified nor trusted).
     restarted: u64,
     iterations: u64,
     /// The largest `(ours - reference) / reference` over the pairs (negative: ours shallower).

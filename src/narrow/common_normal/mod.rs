@@ -239,6 +239,11 @@ const INSIDE_TOLERANCE: f64 = 1e-9;
 /// gives no start direction, so the previous step's (or A's x axis) is used.
 const CONCENTRIC: f64 = 1e-12;
 
+/// How much shallower than an answer's depth, relative, the minimum translation distance may be
+/// for [`Bodies::ball_certified`] to take the answer as the global one (the effect of the answer's
+/// residual across its direction; far below the search's accuracy).
+const BALL_SLACK: f64 = 1e-12;
+
 /// What one search found, in body A's frame, with the diagnostics the validation reports.
 #[derive(Debug, Clone, Copy)]
 pub struct Solution {
@@ -1002,13 +1007,40 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         inside && sharpness >= ratio * -points.support_gap()
     }
 
+    /// Whether the penetrating answer `points` (converged) is certified to be the global one by
+    /// the bodies' rolling balls ([`SmoothConvex::rolling_radius`]), to within [`BALL_SLACK`] of
+    /// its depth. Beyond the paper, which restarts to find the global minimum.
+    ///
+    /// A holds the ball of radius `rho_A` tangent to it at `p1`, B the ball of radius `rho_B`
+    /// tangent at `p2`, so the Minkowski difference `A - B` holds the ball of radius
+    /// `rho = rho_A + rho_B` tangent at `p1 - p2 = D c + t`, with `D = -c . d` the depth along `c`
+    /// and `t` the residual across `c` (`|t| = tau`); the ball's centre is `(D - rho) c + t`.
+    /// Along any unit `u` at angle `phi` from `c`, the bodies' extents overlap by at least that
+    /// ball's support, `D + m (1 - cos(phi)) - tau sin(phi)` with `m = rho - D`, whose least value
+    /// over `phi` is `D - tau^2 / (m + sqrt(m^2 + tau^2)) >= D - tau^2 / (2 m)`. When
+    /// `m > 0` and `tau^2 / (2 m) <= BALL_SLACK D`, no direction separates the bodies (they
+    /// overlap), and the minimum translation distance lies between `D (1 - BALL_SLACK)` and `D`
+    /// (the overlap along `c` itself): no restart can find a shallower answer than that, and a
+    /// polish of `points` (which raises the support gap) stays within it. Only spheres and
+    /// ellipsoids have a rolling radius here, so a pair with neither is never certified this way.
+    fn ball_certified(&self, points: &Points) -> bool {
+        let depth = -points.support_gap();
+        let spare = self.a.rolling_radius() + self.b.rolling_radius() - depth;
+        depth > 0.0 && spare > 0.0 && {
+            let across = points.d - points.c * points.c.dot(&points.d);
+            across.norm_squared() <= 2.0 * spare * BALL_SLACK * depth
+        }
+    }
+
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed body)
     /// directions of `restart::ranked` (a pair with no nearly pointed body: of
     /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
     /// climbed by the prefilter's Newton ascent) and keeps the shallowest converged answer
-    /// whose overlap is certified, or stops at the first exclusion. The best of the descents that
+    /// whose overlap is certified, or stops at the first exclusion, or at the first answer the
+    /// bodies' rolling balls certify global (`Self::ball_certified`, which also takes the first
+    /// descent's answer without the trust test). The best of the descents that
     /// stalled goes on for up to [`EXTENDED_ITERATIONS`] more first, and its end competes too.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
@@ -1091,12 +1123,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 // out: continued answers of `eps` 1.5-1.8 ended deeper than the cold ones.)
                 // The paper's local-minimum test, once: the continuation and the trust test ask
                 // it, and an answer taken by neither counts as a local minimum where it fails.
-                let inside = self.both_inside(&points);
+                // An answer that the bodies' rolling balls certify (`Self::ball_certified`) is
+                // the global one, and overlapping: neither test is needed.
+                let certified = self.ball_certified(&points);
+                let inside = !certified && self.both_inside(&points);
                 let continues = continued
                     && self.squareness().1 < MODERATE_SQUARENESS.0
                     && (points.c - start).norm() <= CONTINUATION
                     && inside;
-                if continues || self.trusted(&points, sharpness, inside) {
+                if certified || continues || self.trusted(&points, sharpness, inside) {
                     return Ok(match self.polish(points, &mut solution.iterations) {
                         Ok(polished) => {
                             let mut solution = self.finish(solution, polished, false);
@@ -1174,6 +1209,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         };
         // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
         let mut climbed_next = None;
+        // Whether `best` is certified global (`Self::ball_certified`), which ends the restarts.
+        let mut certified = false;
         for (k, candidate) in candidates.iter().enumerate() {
             solution.restarts += 1;
             let start = match *candidate {
@@ -1215,6 +1252,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             match self.descend(start, &mut solution.iterations) {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
                 Descent::Converged { points, .. } => {
+                    // The global answer: no other start can find a shallower one.
+                    if self.ball_certified(&points) {
+                        best = Some(points);
+                        certified = true;
+                        break;
+                    }
                     if !self.both_inside(&points) {
                         solution.local_minima += 1;
                     }
@@ -1228,7 +1271,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // Gauss-Newton model's condition over its square) descends slowly but surely. Its end
         // joins the converged descents' answers (the other stalled ends do not: each is a point
         // on the way, not a common normal).
-        if let Some(s) = stalled {
+        if let Some(s) = stalled.filter(|_| !certified) {
             match self.newton(
                 self.derivatives(s.c),
                 &mut solution.iterations,
@@ -1251,7 +1294,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             Ok(points) => points,
             Err(excluded) => return Ok(self.finish(solution, excluded, true)),
         };
-        if self.overlap_certified(&best) {
+        if certified || self.overlap_certified(&best) {
             return Ok(self.finish(solution, best, false));
         }
         // No point of one body is known to lie in the other (thin, pointed bodies can overlap

@@ -1200,3 +1200,80 @@ fn box_like_pairs_start_their_descent_where_the_prefilter_climbed() {
     assert!(first_trusted >= 40, "{first_trusted}");
     assert!(mean < 2.0, "{mean}");
 }
+
+#[test]
+fn deep_overlaps_within_the_rolling_balls_are_certified_global_without_restarts() {
+    // Ellipsoids (and a sphere with an ellipsoid) overlapping by up to 95 % of their rolling
+    // radii's sum, far beyond the trust test's reach at these depths: the first answer is taken,
+    // the constructed depth, and the brute-force minimum translation distance agrees with it.
+    let mut untrusted = 0;
+    for k in 0..24 {
+        let r = uniform(900 + k as u64, 16);
+        let a = drawn_body(&r[0..5], (0.5, 3.0), (1.0, 1.0));
+        let b = if k % 4 == 3 {
+            let radius = 0.5 + 2.5 * r[5];
+            Superellipsoid::new(radius, radius, radius, 1.0, 1.0).unwrap()
+        } else {
+            drawn_body(&r[5..10], (0.5, 3.0), (1.0, 1.0))
+        };
+        let rho = a.rolling_radius() + b.rolling_radius();
+        let depth = rho * (0.3 + 0.65 * r[10]);
+        let u = Vector3::new(r[11] - 0.5, r[12] - 0.5, r[13] - 0.3).normalize();
+        let rotation =
+            UnitQuaternion::from_scaled_axis(Vector3::new(r[14] - 0.5, r[15] - 0.5, 0.4) * 4.0);
+        let pb = constructed(&a, &b, &u, rotation, depth);
+        let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+        assert_eq!(s.restarts, 0, "pair {k}: {s:?}");
+        assert!(s.contact.touching);
+        assert!(
+            (s.contact.penetration - depth).abs() < 1e-9 * depth,
+            "pair {k}"
+        );
+        assert!((s.contact.normal - u).norm() < 1e-6, "pair {k}");
+        // The trust test alone would have restarted most of them.
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *pb.rotation.to_rotation_matrix().matrix(),
+            translation: pb.position,
+        };
+        let first = bodies.first_order(u);
+        let (half_trace, disc) = symmetric_eigen_split(&first.gram());
+        let sharpness = (half_trace - disc).max(0.0).sqrt();
+        untrusted += (sharpness < SMOOTH_RATIO * depth) as usize;
+        if k % 6 == 0 {
+            let (reference, normal) = brute_force_depth(
+                &Shape::Superellipsoid(a),
+                &Shape::Superellipsoid(b),
+                &pb,
+                60,
+            );
+            assert!(
+                (reference - depth).abs() < 1e-9 * depth,
+                "pair {k}: {reference}"
+            );
+            assert!((normal - u).norm() < 1e-6);
+        }
+    }
+    assert!(
+        untrusted >= 12,
+        "only {untrusted} of 24 fail the trust test"
+    );
+}
+
+#[test]
+fn overlaps_beyond_the_rolling_balls_still_take_the_wide_search() {
+    // The same ellipsoids deeper than their rolling radii's sum, where the trust test fails: not
+    // certified, so the search restarts.
+    let a = Superellipsoid::new(0.5, 2.5, 1.0, 1.0, 1.0).unwrap();
+    let b = Superellipsoid::new(2.0, 0.6, 0.8, 1.0, 1.0).unwrap();
+    let rho = a.rolling_radius() + b.rolling_radius();
+    let u = Vector3::new(0.3, -0.8, 0.5).normalize();
+    let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.4, 1.1, -0.7));
+    let pb = constructed(&a, &b, &u, rotation, 1.5 * rho);
+    let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+    assert!(s.restarts > 0, "{s:?}");
+    let pb = constructed(&a, &b, &u, rotation, 0.9 * rho);
+    let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+    assert_eq!(s.restarts, 0, "{s:?}");
+}

@@ -63,6 +63,8 @@ pub struct Superellipsoid {
     inner_scales: [f64; 3],
     /// `log2 beta_i`: the log-domain support point's Jacobian ([`LogSupport::log2_beta`]).
     log2_beta: [f64; 2],
+    /// The radius of a ball that rolls freely inside the body ([`Self::rolling_radius`]).
+    rolling_radius: f64,
 }
 
 /// `NonFinite` naming the parameter when `value` is NaN or infinite.
@@ -179,6 +181,16 @@ fn superellipse_max_norm(a: f64, b: f64, eps: f64) -> f64 {
     (big * big * u.powf(eps) + small * small * v.powf(eps)).sqrt()
 }
 
+/// [`Superellipsoid::rolling_radius`] of semi-axes `r` and squareness `eps1`, `eps2`:
+/// `r_min^2 / r_max` for an ellipsoid, 0 otherwise.
+fn rolling_radius(r: [f64; 3], eps1: f64, eps2: f64) -> f64 {
+    if eps1 != 1.0 || eps2 != 1.0 {
+        return 0.0;
+    }
+    let (shortest, longest) = (r[0].min(r[1]).min(r[2]), r[0].max(r[1]).max(r[2]));
+    shortest * (shortest / longest)
+}
+
 /// The reciprocal semi-axes of an ellipsoid inside the superellipsoid with semi-axes `r` and
 /// squareness `eps1`, `eps2`: `kappa / r_i`, rounded up (a smaller ellipsoid).
 ///
@@ -249,6 +261,7 @@ impl Superellipsoid {
             log2_r: [r1.log2(), r2.log2(), r3.log2()],
             inner_scales: inner_scales([r1, r2, r3], eps1, eps2),
             log2_beta: beta.map(f64::log2),
+            rolling_radius: rolling_radius([r1, r2, r3], eps1, eps2),
         })
     }
 
@@ -626,6 +639,18 @@ impl Superellipsoid {
         self.bounding_radius
     }
 
+    /// The radius of a ball that rolls freely inside the body (host length unit): for every point
+    /// `x` of the surface, with outward unit normal `n` there, the ball of this radius about
+    /// `x - rho n` lies in the body. An ellipsoid (`eps1 = eps2 = 1`) has `r_min^2 / r_max`, the
+    /// smallest radius of curvature of its surface (at the ends of its longest axis), by
+    /// Blaschke's rolling theorem (the largest principal curvature of a smooth convex surface,
+    /// here `r_max / r_min^2`, bounds the radius of the ball that rolls inside it). Every other
+    /// squareness gives 0: a pointed body (`eps > 1`) has unbounded curvature at its tips, and no
+    /// bound of a box-like body's largest curvature is proven here, so none is claimed.
+    pub fn rolling_radius(&self) -> f64 {
+        self.rolling_radius
+    }
+
     /// The reciprocals of the semi-axes of an ellipsoid about the body-frame origin, along the
     /// body axes, that lies inside the body (inverse host length unit): `kappa / r_i`,
     /// `kappa = 1` for `eps1, eps2 <= 1`, up to `2` as both approach 2 (see `inner_scales` in
@@ -759,6 +784,52 @@ pub(crate) mod tests {
         /// Random surface parameters over the whole range of eq. (2).
         pub(super) fn params(&mut self) -> (f64, f64) {
             (self.uniform(-PI, PI), self.uniform(-FRAC_PI_2, FRAC_PI_2))
+        }
+    }
+
+    #[test]
+    fn an_ellipsoid_holds_its_rolling_ball_at_every_surface_point() {
+        let mut rng = Rng(57);
+        for _ in 0..40 {
+            let e = rng.shape(1.0, 1.0);
+            let rho = e.rolling_radius();
+            let r = e.radii();
+            let smallest_curvature_radius = r.min() * r.min() / r.max();
+            assert!((rho - smallest_curvature_radius).abs() <= 1e-15 * rho);
+            // The ball of radius rho tangent inside at random surface points lies in the body.
+            for _ in 0..50 {
+                let n = rng.direction();
+                let centre = e.point_with_normal(&n) - n * rho;
+                for _ in 0..40 {
+                    let q = centre + rng.direction() * rho;
+                    assert!(e.gauge(&q) <= 1.0 + 1e-12, "{:?} {rho}", e.radii());
+                }
+            }
+            // At an end of the longest axis (curvature radius rho), a ball 2 % larger does not.
+            let k = r.imax();
+            let axis = Vector3::ith(k, 1.0);
+            let (lo, hi) = (r.min(), r.max());
+            let sideways = Vector3::ith(r.imin(), 1.0);
+            let bigger = 1.02 * rho;
+            let centre = axis * (hi - bigger);
+            let poking = (0..200).any(|j| {
+                let t = 0.002 * j as f64;
+                let q = centre + (axis * t.cos() + sideways * t.sin()) * bigger;
+                e.gauge(&q) > 1.0 + 1e-12
+            });
+            assert!(poking || lo == hi, "{:?}", e.radii());
+        }
+    }
+
+    #[test]
+    fn only_ellipsoids_claim_a_rolling_radius() {
+        let ellipsoid = Superellipsoid::new(0.5, 2.0, 1.0, 1.0, 1.0).unwrap();
+        assert_eq!(ellipsoid.rolling_radius(), 0.125);
+        let ball = Superellipsoid::new(1.5, 1.5, 1.5, 1.0, 1.0).unwrap();
+        assert_eq!(ball.rolling_radius(), 1.5);
+        for (e1, e2) in [(0.99, 1.0), (1.0, 1.01), (0.5, 0.5), (1.5, 1.0)] {
+            let s = Superellipsoid::new(0.5, 2.0, 1.0, e1, e2).unwrap();
+            assert_eq!(s.rolling_radius(), 0.0, "{e1} {e2}");
         }
     }
 
