@@ -12,6 +12,12 @@ fn superellipsoid_pairs(c: &mut Criterion) {
         ("series1_cold", Workload::series1(), false),
         ("series2_cold", Workload::series2(), false),
         ("dem_like_warm", Workload::dem_like(), true),
+        ("deep_ellipsoids_cold", Workload::deep_ellipsoids(), false),
+        (
+            "deep_ellipsoids_warm",
+            Workload::deep_ellipsoid_sequences(),
+            true,
+        ),
     ] {
         let mut group = c.benchmark_group(format!("superellipsoid_{name}"));
         group.throughput(Throughput::Elements(workload.len() as u64));

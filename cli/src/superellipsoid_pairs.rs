@@ -131,6 +131,23 @@ pub fn pair(interval: Interval, series: Series, rng: &mut SceneRng) -> Superelli
     construct(a, b, c, rotation, signed_gap)
 }
 
+/// A pair of `interval` overlapping as deeply as a DEM packing's contacts do: the construction
+/// at a common-normal depth of `relative_depth` (a range, drawn uniformly) times the sum of the two
+/// bodies' mean radii (beyond the paper, whose series 2 overlaps by at most 1.75e-3).
+pub fn deep_pair(
+    interval: Interval,
+    relative_depth: (f64, f64),
+    rng: &mut SceneRng,
+) -> SuperellipsoidPair {
+    let a = body(rng, interval);
+    let b = body(rng, interval);
+    let c = sampling::unit_vector(rng);
+    let rotation: UnitQuaternion<f64> = sampling::rotation(rng);
+    let size = (a.radii().sum() + b.radii().sum()) / 3.0;
+    let depth = rng.random_range(relative_depth.0..relative_depth.1) * size;
+    construct(a, b, c, rotation, -depth)
+}
+
 /// The paper's construction: A at the origin, the unit contact direction `c`, B turned by
 /// `rotation` and placed so that the signed gap along `c` between A's point with normal `c` and
 /// B's point with normal `-c` is `signed_gap`.

@@ -1,13 +1,14 @@
 //! Superellipsoid-pair benchmarks on the validation protocol's pairs (Wellmann, Lillie & Wriggers
 //! 2008): series 1 (separated by up to 0.25, mostly excluded early), series 2 cold (penetrating by up
-//! to 1.75e-3) and warm-started DEM-like sequences, each beside parry3d-f64's GJK/EPA on a
+//! to 1.75e-3) and warm-started DEM-like sequences, and ellipsoids overlapping as deeply as a DEM
+//! packing's contacts (1-5 % of the size), cold and warm, each beside parry3d-f64's GJK/EPA on a
 //! closed-form superellipsoid support map, with both libraries' depth accuracy on the same pairs.
 
 use super::{median_ns, ns, Options};
 use crate::peers::{parry_pose, parry_support_contact, ParrySuperellipsoid};
 use crate::sampling::{self, SceneRng};
 use crate::superellipsoid_pairs::{
-    generate, moving, sequence, Interval, Series, SuperellipsoidPair,
+    deep_pair, generate, moving, sequence, Interval, Series, SuperellipsoidPair,
 };
 use crate::table::Table;
 use demcontact::narrow::collide;
@@ -24,6 +25,11 @@ pub const SEQUENCES: usize = 64;
 pub const STEPS: usize = 100;
 /// Rotation of the contact direction and of B per step (rad).
 pub const TURN: f64 = 1e-3;
+/// Pairs of the deep-overlap workload.
+pub const DEEP_PAIRS: usize = 1024;
+/// The deep overlaps' common-normal depth, relative to the sum of the bodies' mean radii (as
+/// `validate`'s deep overlaps).
+pub const DEEP_DEPTH: (f64, f64) = (0.01, 0.05);
 /// Passes of the per-query timing (each query's fastest pass is kept).
 pub const PER_QUERY_PASSES: usize = 5;
 
@@ -83,6 +89,26 @@ impl Workload {
         Self::runs(24, |rng| {
             moving(Interval::Three, STEPS, TURN, rng, |phase| {
                 0.05 * (1.0 + 0.9 * phase.sin())
+            })
+        })
+    }
+
+    /// Ellipsoid pairs (interval 1) overlapping by [`DEEP_DEPTH`] of their size, as in a DEM
+    /// packing, cold.
+    pub fn deep_ellipsoids() -> Self {
+        let mut rng = sampling::rng(25);
+        let pairs: Vec<SuperellipsoidPair> = (0..DEEP_PAIRS)
+            .map(|_| deep_pair(Interval::One, DEEP_DEPTH, &mut rng))
+            .collect();
+        Self::new(&pairs, 1)
+    }
+
+    /// Ellipsoid pairs (interval 1) in lasting contact like the DEM-like sequences, at a depth of
+    /// 0.015 to 0.045 (1 to 6 % of the size), one warm-start run each.
+    pub fn deep_ellipsoid_sequences() -> Self {
+        Self::runs(26, |rng| {
+            moving(Interval::One, STEPS, TURN, rng, |phase| {
+                -0.03 * (1.0 + 0.5 * phase.sin())
             })
         })
     }
@@ -216,10 +242,15 @@ pub fn bench(options: &Options) -> Table {
         Workload::dem_like(),
         Workload::near_apart(),
     );
+    let (deep, deep_sequences) = (
+        Workload::deep_ellipsoids(),
+        Workload::deep_ellipsoid_sequences(),
+    );
 
     let mut t = Table::new(
         format!(
-            "Superellipsoid pairs, interval 3 (eps in [0.3, 1.7], radii in (0.5, 3)), f64 throughout; \
+            "Superellipsoid pairs, interval 3 (eps in [0.3, 1.7], radii in (0.5, 3)) but where a row \
+             says ellipsoids (interval 1: eps 1), f64 throughout; \
              medians of {samples} passes, ns/query; depth error: mean / max relative, over the \
              touching pairs"
         ),
@@ -289,6 +320,23 @@ pub fn bench(options: &Options) -> Table {
     row(
         &format!("near pairs apart, moving: {SEQUENCES} pairs x {STEPS} steps, warm (ours: motion certificate; parry: GJK from the last normal)"),
         &near,
+        true,
+    );
+    row(
+        &format!(
+            "ellipsoids, deep overlaps ({} to {} of the size, as in a DEM packing), {DEEP_PAIRS} \
+             pairs, cold",
+            DEEP_DEPTH.0, DEEP_DEPTH.1
+        ),
+        &deep,
+        false,
+    );
+    row(
+        &format!(
+            "ellipsoids, deep overlaps (0.015 to 0.045), {SEQUENCES} contacts x {STEPS} steps, \
+             warm (parry: GJK from the last normal)"
+        ),
+        &deep_sequences,
         true,
     );
     for (name, w) in [("series 1", &series1), ("series 2", &series2)] {
