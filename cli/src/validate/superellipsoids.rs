@@ -473,9 +473,10 @@ pub fn validate(options: &Options) -> Outcome {
                than the brute-force reference by more than 1e-9 relative, or shallower without \
                being a common normal; \"reference deeper\": the reference's compass search \
                stopped in another basin, ours a common normal; \"wide search\": the first answer \
-               was neither certified by the bodies' rolling balls (ellipsoids, whose depth is at \
-               most the sum of their radii r_min^2 / r_max) nor passed the trust test, and the \
-               restarts decided. Elongated bodies: \"deeper\": \
+               was neither certified by the bodies' rolling balls (a depth at most the sum of the \
+               radii of the balls that roll inside them: r_min^2 / r_max for an ellipsoid, a \
+               bound for a box-like body, none for a pointed one) nor passed the trust test, and \
+               the restarts decided. Elongated bodies: \"deeper\": \
                deeper than the construction by more than 1e-6 relative (informative: beyond the \
                validated aspect ratios); \"found apart\": a constructed overlap answered apart, \
                its separating plane confirmed by the exact support points (a pointed body can be \

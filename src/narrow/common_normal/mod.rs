@@ -1021,8 +1021,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// `m > 0` and `tau^2 / (2 m) <= BALL_SLACK D`, no direction separates the bodies (they
     /// overlap), and the minimum translation distance lies between `D (1 - BALL_SLACK)` and `D`
     /// (the overlap along `c` itself): no restart can find a shallower answer than that, and a
-    /// polish of `points` (which raises the support gap) stays within it. Only spheres and
-    /// ellipsoids have a rolling radius here, so a pair with neither is never certified this way.
+    /// polish of `points` (which raises the support gap) stays within it. Pointed superellipsoids
+    /// (an `eps` above 1) have no rolling radius, so a pair of two is never certified this way.
     fn ball_certified(&self, points: &Points) -> bool {
         let depth = -points.support_gap();
         let spare = self.a.rolling_radius() + self.b.rolling_radius() - depth;

@@ -903,34 +903,36 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
 
 #[test]
 fn a_deep_overlap_the_wide_search_confirms_takes_no_second_descent() {
-    // Two superellipsoids of a DEM-like packing overlapping by about 5 % of their size (a pair of
-    // the world benchmark's scene): too deep for the trust test, so the wide search restarts from six
-    // directions, and every one of them climbs back to the first answer. Those are not descended
-    // again: the Newton iterations are the first descent's and its polish only.
+    // Two slightly pointed superellipsoids (no rolling ball certifies their answer) overlapping by
+    // about 4 % of their size, as in a DEM packing (`deep_pair` of interval 2): too deep for the
+    // trust test, so the wide search restarts from six directions, and every one of them climbs
+    // back to the first answer. Those are not descended again: the Newton iterations are the first
+    // descent's and its polish only. (The world benchmark's pair this test held before, of a
+    // box-like body, is now certified by that body's rolling ball.)
     let a = Superellipsoid::new(
-        0.5090676674253394,
-        0.44247501775955583,
-        0.4440907511011165,
-        0.7872275602005236,
-        0.7492764589319851,
+        1.9528721121940213,
+        1.0356835552659722,
+        2.7780430669263425,
+        1.090403183835843,
+        1.0489909699183078,
     )
     .unwrap();
     let b = Superellipsoid::new(
-        0.5089096790336624,
-        0.5218378236815038,
-        0.466120086482461,
-        1.2411069535881112,
-        1.3055742075580559,
+        2.3640021111061618,
+        0.8304688829635227,
+        0.6727978103529387,
+        1.0702734150644881,
+        1.073483436552062,
     )
     .unwrap();
     let rotation = UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
-        -0.19682463228868632,
-        0.7394291327601721,
-        0.1669350492847924,
-        0.6218016653807288,
+        -0.3001299373944462,
+        -0.39785138052682184,
+        0.1998098776706245,
+        -0.8436304359598212,
     ));
     let pb = Pose::new(
-        Vector3::new(0.6605112436715457, -0.6659402980328887, 0.2263456384564479),
+        Vector3::new(-1.2652075984247215, 0.7694604134214008, 4.540788777350294),
         rotation,
     );
     let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
@@ -1165,9 +1167,15 @@ fn box_like_pairs_restart_from_as_many_directions_as_moderate_ones() {
     // their first answers fail the trust test at most edges and corners, and the wider search
     // that follows descends from the best `GLOBAL_STARTS` lattice directions, not the
     // `GLOBAL_STARTS_EXTREME` of pointed pairs. None may end deeper than its construction.
+    // (Twice as deep as their rolling balls reach, which would certify the first answer.)
     let mut restarted = 0;
     for seed in 0..60u64 {
-        let (a, b, pb, depth) = box_like_pair(seed + 9500);
+        let (a, b, _, _) = box_like_pair(seed + 9500);
+        let r = uniform(seed + 9500, 14);
+        let u = Vector3::new(r[10] - 0.5, r[11] - 0.5, r[12] - 0.5).normalize();
+        let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.5) * r[13]);
+        let depth = 2.0 * (a.rolling_radius() + b.rolling_radius()) * (1.0 + r[13]);
+        let pb = constructed(&a, &b, &u, rotation, depth);
         let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
         assert!(s.contact.touching, "seed {seed}");
         assert!(
@@ -1276,4 +1284,49 @@ fn overlaps_beyond_the_rolling_balls_still_take_the_wide_search() {
     let pb = constructed(&a, &b, &u, rotation, 0.9 * rho);
     let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
     assert_eq!(s.restarts, 0, "{s:?}");
+}
+
+#[test]
+fn a_box_like_body_s_rolling_ball_certifies_a_deep_packing_overlap() {
+    // A pair of the world benchmark's scene overlapping by about 5 % of their size (A box-like,
+    // B slightly pointed), which the trust test sent to the wide search: A's rolling ball alone
+    // exceeds the depth, so the first answer is taken, and it is the brute-force minimum.
+    let a = Superellipsoid::new(
+        0.5090676674253394,
+        0.44247501775955583,
+        0.4440907511011165,
+        0.7872275602005236,
+        0.7492764589319851,
+    )
+    .unwrap();
+    let b = Superellipsoid::new(
+        0.5089096790336624,
+        0.5218378236815038,
+        0.466120086482461,
+        1.2411069535881112,
+        1.3055742075580559,
+    )
+    .unwrap();
+    let rotation = UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+        -0.19682463228868632,
+        0.7394291327601721,
+        0.1669350492847924,
+        0.6218016653807288,
+    ));
+    let pb = Pose::new(
+        Vector3::new(0.6605112436715457, -0.6659402980328887, 0.2263456384564479),
+        rotation,
+    );
+    assert_eq!(b.rolling_radius(), 0.0);
+    let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+    assert_eq!(s.restarts, 0, "{s:?}");
+    assert!(s.contact.penetration < a.rolling_radius());
+    let (depth, normal) = brute_force_depth(
+        &Shape::Superellipsoid(a),
+        &Shape::Superellipsoid(b),
+        &pb,
+        120,
+    );
+    assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
+    assert!((s.contact.normal - normal).norm() < 1e-6);
 }

@@ -181,14 +181,43 @@ fn superellipse_max_norm(a: f64, b: f64, eps: f64) -> f64 {
     (big * big * u.powf(eps) + small * small * v.powf(eps)).sqrt()
 }
 
-/// [`Superellipsoid::rolling_radius`] of semi-axes `r` and squareness `eps1`, `eps2`:
-/// `r_min^2 / r_max` for an ellipsoid, 0 otherwise.
+/// [`Superellipsoid::rolling_radius`] of semi-axes `r` and squareness `eps1`, `eps2`.
+///
+/// The body is the image under `D = diag(r)` of the unit body `K1 = {g <= 1}`, with the nested
+/// gauge `g = phi(psi(x1, x2), x3)`, `psi` the `a`-norm of the plane and `phi` the `b`-norm of
+/// `(psi, x3)` (`a, b = 2 / eps`, both at least 2 where both `eps <= 1`). If a ball of radius
+/// `rho1` rolls freely in `K1`, then `D` maps it to an ellipsoid of semi-axes `rho1 r_i` tangent
+/// inside the body at the image point, and that ellipsoid holds a ball of radius
+/// `rho1 r_min^2 / r_max` tangent there (Blaschke's rolling theorem for the ellipsoid): the body's
+/// rolling radius is at least `rho1 r_min^2 / r_max`. For an ellipsoid `rho1 = 1` (the unit
+/// sphere). For a box-like body the theorem bounds `rho1` by the largest principal curvature of
+/// `K1`'s surface, at most `lambda_max(grad^2 g) / |grad g|` there:
+///
+/// * `grad^2 g = phi_u grad^2 psi + J^T grad^2 phi J`, `J = [grad psi^T, 0; 0, 0, 1]`. On the
+///   unit `b`-sphere `grad^2 phi <= (b - 1) diag(|s_i|^(b-2)) <= (b - 1) I`, and `|J v| <= |v|`
+///   since `|grad psi|_2 <= |grad psi|_(a*) = 1` (`a* = a / (a - 1) <= 2`). With `u = psi` on
+///   the surface, `phi_u = u^(b-1)` and `grad^2 psi <= (a - 1) / u I` (degree -1): the first term
+///   is at most `(a - 1) u^(b-2) <= a - 1`. So `lambda_max <= a + b - 2`.
+/// * `|grad g|^2 = u^(2b-2) |grad psi|^2 + |x3|^(2b-2)` with `|grad psi|_2 >= 2^(1/a - 1/2)` (the
+///   norms of the plane) and, by Jensen on `u^b + |x3|^b = 1`, `u^(2b-2) + |x3|^(2b-2) >=
+///   2^(2/b - 1)`: `|grad g| >= 2^(1/a + 1/b - 1)`.
+///
+/// Hence `rho1 >= 2^(1/a + 1/b - 1) / (a + b - 2)` (1/2 for a sphere, where the exact 1 is taken
+/// instead; about 0.12 at `eps = 0.5`, falling to 0 as `eps -> 0`). A pointed body (an `eps`
+/// above 1) has unbounded curvature at its tips: 0.
 fn rolling_radius(r: [f64; 3], eps1: f64, eps2: f64) -> f64 {
-    if eps1 != 1.0 || eps2 != 1.0 {
+    let (shortest, longest) = (r[0].min(r[1]).min(r[2]), r[0].max(r[1]).max(r[2]));
+    let ellipsoid = shortest * (shortest / longest);
+    if eps1 == 1.0 && eps2 == 1.0 {
+        return ellipsoid;
+    }
+    if eps1 > 1.0 || eps2 > 1.0 {
         return 0.0;
     }
-    let (shortest, longest) = (r[0].min(r[1]).min(r[2]), r[0].max(r[1]).max(r[2]));
-    shortest * (shortest / longest)
+    let (a, b) = (2.0 / eps1, 2.0 / eps2);
+    let unit = (1.0 / a + 1.0 / b - 1.0).exp2() / (a + b - 2.0);
+    // A rounding's worth below the bound.
+    unit * ellipsoid * (1.0 - 1e-12)
 }
 
 /// The reciprocal semi-axes of an ellipsoid inside the superellipsoid with semi-axes `r` and
@@ -644,9 +673,11 @@ impl Superellipsoid {
     /// `x - rho n` lies in the body. An ellipsoid (`eps1 = eps2 = 1`) has `r_min^2 / r_max`, the
     /// smallest radius of curvature of its surface (at the ends of its longest axis), by
     /// Blaschke's rolling theorem (the largest principal curvature of a smooth convex surface,
-    /// here `r_max / r_min^2`, bounds the radius of the ball that rolls inside it). Every other
-    /// squareness gives 0: a pointed body (`eps > 1`) has unbounded curvature at its tips, and no
-    /// bound of a box-like body's largest curvature is proven here, so none is claimed.
+    /// here `r_max / r_min^2`, bounds the radius of the ball that rolls inside it). A box-like
+    /// body (both `eps <= 1`) has at least `2^(1/a + 1/b - 1) / (a + b - 2) r_min^2 / r_max`
+    /// with `a = 2 / eps1`, `b = 2 / eps2`, from a bound of its curvature (proof at the
+    /// module's `rolling_radius`; a lower bound, not the exact radius). A pointed body (an `eps`
+    /// above 1) has unbounded curvature at its tips: 0.
     pub fn rolling_radius(&self) -> f64 {
         self.rolling_radius
     }
@@ -822,15 +853,63 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn only_ellipsoids_claim_a_rolling_radius() {
+    fn pointed_bodies_claim_no_rolling_radius() {
         let ellipsoid = Superellipsoid::new(0.5, 2.0, 1.0, 1.0, 1.0).unwrap();
         assert_eq!(ellipsoid.rolling_radius(), 0.125);
         let ball = Superellipsoid::new(1.5, 1.5, 1.5, 1.0, 1.0).unwrap();
         assert_eq!(ball.rolling_radius(), 1.5);
-        for (e1, e2) in [(0.99, 1.0), (1.0, 1.01), (0.5, 0.5), (1.5, 1.0)] {
+        // Box-like: the curvature bound's 2^(1/a + 1/b - 1) / (a + b - 2), here a = b = 4.
+        let boxy = Superellipsoid::new(0.5, 2.0, 1.0, 0.5, 0.5).unwrap();
+        let expected = 0.125 * 0.5f64.sqrt() / 6.0;
+        assert!((boxy.rolling_radius() - expected).abs() <= 1e-11 * expected);
+        for (e1, e2) in [(1.0, 1.01), (1.01, 0.5), (0.5, 1.5), (1.9, 1.9)] {
             let s = Superellipsoid::new(0.5, 2.0, 1.0, e1, e2).unwrap();
             assert_eq!(s.rolling_radius(), 0.0, "{e1} {e2}");
         }
+    }
+
+    /// The smallest curvature radius of `s`'s surface where its outward normal is `n` (unit):
+    /// the smaller eigenvalue of the point-with-normal map's Jacobian on the tangent plane.
+    fn smallest_curvature_radius(s: &Superellipsoid, n: &Vector3<f64>) -> f64 {
+        let j = s.point_with_normal_derivatives(n).jacobian;
+        let t1 = n.cross(&Vector3::new(0.3, -0.5, 0.81)).normalize();
+        let t2 = n.cross(&t1);
+        let (p, q, r) = (t1.dot(&(j * t1)), t1.dot(&(j * t2)), t2.dot(&(j * t2)));
+        0.5 * (p + r) - (0.25 * (p - r) * (p - r) + q * q).sqrt()
+    }
+
+    #[test]
+    fn box_like_bodies_hold_their_rolling_ball_and_curve_no_tighter() {
+        let mut rng = Rng(58);
+        let mut tightest: f64 = f64::INFINITY;
+        for k in 0..60 {
+            // Squareness down to 0.15, and on the edge of the range (eps = 1 with the other below).
+            let mut s = rng.shape(0.15, 1.0);
+            if k % 5 == 4 {
+                let r = s.radii();
+                s = Superellipsoid::new(r.x, r.y, r.z, 1.0, s.eps2()).unwrap();
+            }
+            let rho = s.rolling_radius();
+            assert!(rho > 0.0);
+            for _ in 0..200 {
+                let n = rng.direction();
+                // The bound holds against the surface's own curvature radii ...
+                let radius = smallest_curvature_radius(&s, &n);
+                assert!(radius >= rho, "{radius} < {rho}: {s:?} at {n:?}");
+                tightest = tightest.min(radius / rho);
+            }
+            // ... and the ball tangent inside at random surface points lies in the body.
+            for _ in 0..30 {
+                let n = rng.direction();
+                let centre = s.point_with_normal(&n) - n * rho;
+                for _ in 0..30 {
+                    let q = centre + rng.direction() * rho;
+                    assert!(s.gauge(&q) <= 1.0 + 1e-12, "{s:?}");
+                }
+            }
+        }
+        // A bound, not the radius: within a small factor of the sampled smallest radius.
+        assert!(tightest < 20.0, "{tightest}");
     }
 
     #[test]
