@@ -294,6 +294,19 @@ fn brute_force_depth(a: &Shape, b: &Shape, pb: &Pose, n: usize) -> (f64, Vector3
     best
 }
 
+/// Asserts that `s`, the answer for `a` and `b` (B at `pb`), has [`brute_force_depth`]'s depth
+/// (1e-9 relative) and normal (1e-6 rad).
+fn assert_brute_force_minimum(a: &Superellipsoid, b: &Superellipsoid, pb: &Pose, s: &Solution) {
+    let (depth, normal) = brute_force_depth(
+        &Shape::Superellipsoid(*a),
+        &Shape::Superellipsoid(*b),
+        pb,
+        120,
+    );
+    assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
+    assert!((s.contact.normal - normal).norm() < 1e-6);
+}
+
 #[test]
 fn deep_overlaps_of_box_like_bodies_reach_the_minimum_translation_distance() {
     // Two saved proptest cases: a box-like body (eps2 0.3-0.34) deep in another, where the
@@ -939,14 +952,7 @@ fn a_deep_overlap_the_wide_search_confirms_takes_no_second_descent() {
     assert_eq!(s.restarts as usize, GLOBAL_STARTS);
     let newton = s.iterations - s.probes;
     assert!(newton <= 4, "{newton} Newton iterations ({s:?})");
-    let (depth, normal) = brute_force_depth(
-        &Shape::Superellipsoid(a),
-        &Shape::Superellipsoid(b),
-        &pb,
-        120,
-    );
-    assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
-    assert!((s.contact.normal - normal).norm() < 1e-6);
+    assert_brute_force_minimum(&a, &b, &pb, &s);
 }
 
 /// A prefilter answer as plain numbers, for exact comparison.
@@ -1321,12 +1327,5 @@ fn a_box_like_body_s_rolling_ball_certifies_a_deep_packing_overlap() {
     let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
     assert_eq!(s.restarts, 0, "{s:?}");
     assert!(s.contact.penetration < a.rolling_radius());
-    let (depth, normal) = brute_force_depth(
-        &Shape::Superellipsoid(a),
-        &Shape::Superellipsoid(b),
-        &pb,
-        120,
-    );
-    assert!((s.contact.penetration - depth).abs() < 1e-9 * depth);
-    assert!((s.contact.normal - normal).norm() < 1e-6);
+    assert_brute_force_minimum(&a, &b, &pb, &s);
 }
