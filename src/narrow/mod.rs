@@ -383,7 +383,14 @@ mod tests {
                 prop_assert!((c.penetration / s - one.penetration).abs() <= 1e-9 * one.penetration,
                     "{:?} against {:?}", c, one);
                 prop_assert!((c.normal - one.normal).norm() < 1e-7, "{:?} against {:?}", c, one);
-                prop_assert!((c.point / s - one.point).norm() < 1e-7, "{:?} against {:?}", c, one);
+                // The point to 1e-7 along the normal. Across it, where a body is nearly flat (box-like
+                // sides), a normal within 1e-12 rad may put it elsewhere on the contact patch: the
+                // saved case (eps 0.5 / 1.5) answers 1.7e-6 apart at the two scales, with this
+                // session's start-of-day build too (a proptest draw CI met); 1e-5 across.
+                let moved = c.point / s - one.point;
+                let along = moved.dot(&one.normal);
+                prop_assert!(along.abs() < 1e-7, "{:?} against {:?}", c, one);
+                prop_assert!((moved - one.normal * along).norm() < 1e-5, "{:?} against {:?}", c, one);
             }
         }
     }
