@@ -5,12 +5,13 @@
 //! few percent of the size, where the trust test (the curvature of `A - B` on the scale of the
 //! depth) often fails and the wide search (restarts from the lattice's best directions) decides
 //! alone, unless the bodies' rolling balls certify the first answer (a depth at most the sum of
-//! the radii of the balls that roll inside ellipsoids and box-like bodies: `Bodies::ball_certified`). Each pair here is
-//! the paper's construction at a common-normal depth of [`DEPTH_RANGE`] times the sum of the two
-//! bodies' mean radii. The reference is independent of the kernel: the overlap of the bodies'
-//! extents `h_A(c) + h_B(-c) - c . t` (the exact closed-form support points)
-//! over a grid of [`GRID`] x 2 [`GRID`] directions, then a compass search down from the grid's
-//! best direction and from the constructed one; the shallower of the two is the reference depth.
+//! the radii of the balls that roll inside ellipsoids and box-like bodies:
+//! `Bodies::ball_certified`). Each pair here is the paper's construction at a common-normal depth
+//! of [`DEPTH_RANGE`] times the sum of the two bodies' mean radii. The reference is independent of
+//! the kernel: the overlap of the bodies' extents `h_A(c) + h_B(-c) - c . t` (the exact
+//! closed-form support points) over a grid of [`GRID`] x 2 [`GRID`] directions, then a compass
+//! search down from the grid's best direction and from the constructed one; the shallower of the
+//! two is the reference depth.
 //!
 //! A pair is *missed* when the kernel's depth exceeds the reference by more than
 //! [`DEPTH_AGREEMENT`] relative: a shallower direction exists that it did not find. Where the
