@@ -451,6 +451,109 @@ proptest! {
     }
 }
 
+/// A plate with a rim edge a few hull tolerances long (two input points 5.4e-8 apart, tolerance
+/// 1.2e-8) and a tetrahedron through it, found by a stress run over extreme inputs. The edge's
+/// tail-to-head vector points 60 degrees off the line where its two (merged) face planes meet;
+/// an edge-edge axis built on it once declared the pair apart by 0.157 when B was body A. The
+/// exact depth (0.0112211589973 along the plates' normal) is that of the brute-force reference
+/// of the validation, which builds its own hull.
+#[test]
+fn a_rim_edge_a_few_tolerances_long_does_not_fake_a_separating_axis() {
+    let points =
+        |xyz: &[[f64; 3]]| -> Vec<Vector3<f64>> { xyz.iter().map(|&p| p.into()).collect() };
+    let needle = Polyhedron::new(&points(&[
+        [
+            0.013650759773849535,
+            0.0024915704787984065,
+            0.006171809634919651,
+        ],
+        [0.41970433264315904, 0.08492240912479732, 0.246365154796562],
+        [
+            0.0037516738176108073,
+            -0.01085075755039853,
+            -0.010419158047656188,
+        ],
+        [
+            -0.14248826596533828,
+            -0.019782172566707407,
+            -0.06700980735029105,
+        ],
+    ]))
+    .unwrap();
+    let plate = Polyhedron::new(&points(&[
+        [
+            -0.1893205165473634,
+            -0.2705571373477325,
+            0.08412775385702231,
+        ],
+        [
+            0.30483884718785603,
+            0.5390278590850741,
+            -0.025995364968850052,
+        ],
+        [
+            0.04777441552791135,
+            0.08778213617439654,
+            0.019505775916682826,
+        ],
+        [
+            -0.07517523184867833,
+            -0.11628073114421958,
+            0.04063436800132265,
+        ],
+        [
+            0.45438245817656364,
+            0.7153577383258336,
+            -0.22143695355771253,
+        ],
+        [
+            0.0925805508803426,
+            0.1411853085751973,
+            -0.006265792595310029,
+        ],
+        [
+            -0.18932049043642948,
+            -0.27055713527104597,
+            0.08412770661480364,
+        ],
+    ]))
+    .unwrap();
+    assert_eq!((plate.num_vertices(), plate.num_faces()), (7, 8));
+    let quaternion = |w, x, y, z| Pose::from_wxyz([0.0; 3], [w, x, y, z]).unwrap().rotation;
+    let needle_pose = Pose::new(
+        Vector3::zeros(),
+        quaternion(
+            -0.8416537627928943,
+            -0.4870079414479611,
+            -0.21098352409456214,
+            0.09964015808809751,
+        ),
+    );
+    let plate_pose = Pose::new(
+        Vector3::new(4.4e-12, -3.5e-12, -6.3e-12),
+        quaternion(
+            -0.05519484143648796,
+            -0.5739371963844109,
+            0.7823113126387342,
+            -0.23566636205165953,
+        ),
+    );
+    let depth = 0.01122115899727305;
+    for (a, pose_a, b, pose_b) in [
+        (&needle, &needle_pose, &plate, &plate_pose),
+        (&plate, &plate_pose, &needle, &needle_pose),
+    ] {
+        let rel = pose_a.relative(pose_b);
+        let d = detect(a, b, &rel, &mut WarmState::cold());
+        assert!(d.contact.touching, "{:?}", d.contact);
+        assert!(
+            (d.contact.penetration - depth).abs() <= 1e-9,
+            "{:?}",
+            d.contact
+        );
+    }
+}
+
 #[test]
 fn arcs_cross_only_where_the_arcs_themselves_meet() {
     let a = Vector3::new(1.0, 0.0, 0.0);

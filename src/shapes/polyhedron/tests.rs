@@ -152,8 +152,27 @@ fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
         assert_ne!(edge.left_face(), edge.right_face());
         assert!(p.face_edges(edge.left_face()).contains(&index));
         assert!(p.face_edges(edge.right_face()).contains(&index));
+        // The line where the two face planes meet (the arc's plane normal), from tail to head,
+        // to rounding or exactly; the span leaves it only as far as its ends may lie off the two
+        // planes.
+        let line = p.edge_arc(index).plane;
         let span = p.vertex(edge.head()) - p.vertex(edge.tail());
-        assert!((edge.direction() - span / span.norm()).norm() < 1e-15);
+        let off_line = edge.direction().cross(&(line / line.norm())).norm();
+        let farther = p
+            .vertex(edge.head())
+            .norm()
+            .max(p.vertex(edge.tail()).norm());
+        let rounding = 1e3 * f64::EPSILON * (1.0 / line.norm() + farther / span.norm());
+        assert!(
+            off_line <= rounding,
+            "edge {index}: {off_line:e} off its faces' line"
+        );
+        let sine = edge.direction().cross(&span).norm() / span.norm();
+        let allowed = 2.0 * PLANARITY_ALLOWANCE * tol / (span.norm() * line.norm()) + 1e-14;
+        assert!(
+            edge.direction().dot(&span) > 0.0 && sine <= allowed,
+            "edge {index}: {sine:e}"
+        );
     }
 
     for vertex in 0..v {
