@@ -58,7 +58,8 @@ pub fn unique_minimum(
         .all(|c| c.overlap > depth + margin || angle(&c.axis, normal) <= SAME_AXIS_ANGLE)
 }
 
-/// Judges `answers` for A and B at their poses.
+/// Judges `answers` for A and B at their poses, with the tolerance band of the reference
+/// ([`band`]) and gaps allowed `1e-12` of the larger size above the exact distance (rounding).
 pub fn judge(
     a: &RefPolyhedron,
     pose_a: &Pose,
@@ -66,8 +67,21 @@ pub fn judge(
     pose_b: &Pose,
     answers: &[&Contact],
 ) -> Judgement {
-    let half_width = band(a, b);
     let slack = 1e-12 * a.size().max(b.size());
+    judge_within(a, pose_a, b, pose_b, answers, band(a, b), slack)
+}
+
+/// [`judge`] with the band's half-width `half_width` and the allowance `slack` of a reported gap
+/// above the exact distance given (lengths in the solids' unit).
+pub fn judge_within(
+    a: &RefPolyhedron,
+    pose_a: &Pose,
+    b: &RefPolyhedron,
+    pose_b: &Pose,
+    answers: &[&Contact],
+    half_width: f64,
+    slack: f64,
+) -> Judgement {
     if answers.iter().all(|c| !c.touching) {
         let gaps: Vec<f64> = answers
             .iter()

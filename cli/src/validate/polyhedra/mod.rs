@@ -9,7 +9,9 @@
 //!   the separating-axis reference outside its tolerance band, depth against the SAT depth,
 //!   normal where the SAT minimum is unique, covers visited;
 //! * [`motion`]: blocks sliding and turning in small steps, where the updated (warm-started)
-//!   detection must equal a fresh initial (cold) one at every step, and both the reference.
+//!   detection must equal a fresh initial (cold) one at every step, and both the reference;
+//! * [`rough`] (beyond the paper): plates and needles with near-duplicate points, whose hulls the
+//!   kernel merges within its tolerance, in both orders against the reference.
 //!
 //! The queries go through the public entry point [`demcontact::narrow::collide`] (world frame).
 
@@ -17,6 +19,7 @@ mod analytic;
 mod judge;
 mod motion;
 mod random;
+mod rough;
 
 use super::{Options, Outcome};
 use demcontact::Contact;
@@ -86,14 +89,18 @@ pub fn validate(options: &Options) -> Outcome {
     )
 }
 
-/// The whole protocol with `pairs` random pairs and motion sequences of `steps` steps: the three
-/// sections, their tables and checks.
+/// Random pairs of rough point clouds per random pair of the protocol.
+pub const RANDOM_PAIRS_PER_ROUGH: usize = 10;
+
+/// The whole protocol with `pairs` random pairs, motion sequences of `steps` steps and
+/// `pairs / 10` pairs of rough point clouds: the four sections, their tables and checks.
 pub fn validate_sized(options: &Options, pairs: usize, steps: usize) -> Outcome {
     let started = std::time::Instant::now();
     let sections = [
         analytic::validate(),
         random::validate(options, pairs),
         motion::validate(options, steps),
+        rough::validate(options, (pairs / RANDOM_PAIRS_PER_ROUGH).max(16)),
     ];
     super::joined(
         "\n## Convex polyhedra: Fast Direct Search (Zheng et al. 2017) against the exact \

@@ -1,0 +1,267 @@
+//! Random pairs of rough point clouds, beyond the paper's protocol: plates and needles (aspect
+//! ratios up to 1000) whose points come with near-duplicates (copies moved by 1e-16 to 1e-6 of
+//! the body's size, as a scanned or meshed rock gives them). The kernel's hull merges what lies
+//! within its tolerance ([`Polyhedron::RELATIVE_TOLERANCE`] of the bounding box's diagonal), so
+//! its faces hold their vertices only to that tolerance and some of its edges are a few
+//! tolerances long. Each pair is queried cold in both orders through [`collide`] and judged
+//! against the SAT reference of the input points ([`judge_within`]) with a band and a depth
+//! tolerance of [`ROUGH_TOLERANCE`] of the size, above the hull's tolerance.
+
+use super::judge::judge_within;
+use super::verdict;
+use crate::polyhedron_pairs::{pool_pair, KernelBody};
+use crate::polyhedron_reference::{RefPolyhedron, BRUTEFORCE_MAX_POINTS};
+use crate::sampling::{self, SceneRng};
+use crate::table::{sci, Table};
+use crate::validate::{tallied, MaxError, MustBeZero, Options, Outcome, Tally};
+use demcontact::narrow::collide;
+use demcontact::shapes::Polyhedron;
+use nalgebra::Vector3;
+use rand::Rng;
+
+/// The band (verdicts not judged) and the depth tolerance, relative to the larger body's size
+/// (its diameter): a few times the hull's tolerance (`1e-8` of the bounding box's diagonal, at
+/// most `1.7e-8` of the diameter). A merged face's normal leans off the true facets' by about
+/// its flatness over its width, and a depth's error grows with the depth times that angle: at
+/// the section's depths (up to 5 % of the size) the largest error met on seeds 1-3 was 8.1e-8
+/// of the size; with depths up to 25 %, 1.5e-7.
+pub const ROUGH_TOLERANCE: f64 = 1e-7;
+
+/// Pairs per body of the pool (at least 16 bodies, at most 1024).
+const PAIRS_PER_BODY: usize = 10;
+
+/// Pairs per chunk of work (each chunk has its own seed, so the run is deterministic).
+const CHUNK: usize = 256;
+
+/// A log-uniform draw in `[lo, hi)`.
+fn log_uniform(rng: &mut SceneRng, lo: f64, hi: f64) -> f64 {
+    rng.random_range(lo.ln()..hi.ln()).exp()
+}
+
+/// A rough body: 4 to 40 points uniform in direction on an ellipsoid of semi-axes `r (1, c2,
+/// c3)`, `r` in (0.5, 2), `c2` in (1e-2, 1) and `c3` in (1e-3, 1) log-uniform, turned by a
+/// random rotation, then copies of up to 20 of them (at most [`BRUTEFORCE_MAX_POINTS`] points
+/// in all), each moved by `r` times 1e-16 to 1e-6 (log-uniform) in a random direction. Draws the
+/// reference rejects, or the kernel refuses as degenerate (counted in `refused`), are redrawn.
+pub fn rough_body(rng: &mut SceneRng, refused: &mut u64) -> KernelBody {
+    loop {
+        let n = rng.random_range(4..=40);
+        let radius = rng.random_range(0.5..2.0);
+        let axes = Vector3::new(
+            1.0,
+            log_uniform(rng, 1e-2, 1.0),
+            log_uniform(rng, 1e-3, 1.0),
+        ) * radius;
+        let turn = sampling::rotation(rng);
+        let mut points: Vec<Vector3<f64>> = (0..n)
+            .map(|_| turn * sampling::unit_vector(rng).component_mul(&axes))
+            .collect();
+        let copies = rng.random_range(1..=20).min(BRUTEFORCE_MAX_POINTS - n);
+        for _ in 0..copies {
+            let original = points[rng.random_range(0..n)];
+            let shift = log_uniform(rng, 1e-16, 1e-6) * radius;
+            points.push(original + sampling::unit_vector(rng) * shift);
+        }
+        let Ok(reference) = RefPolyhedron::from_points_bruteforce(&points) else {
+            continue;
+        };
+        if Polyhedron::new(&reference.vertices).is_err() {
+            *refused += 1;
+            continue;
+        }
+        return KernelBody::new(reference);
+    }
+}
+
+/// What a run of pairs produced.
+#[derive(Debug, Clone)]
+struct Stats {
+    pairs: u64,
+    answers: u64,
+    in_band: u64,
+    mismatches: MustBeZero,
+    penetrating: u64,
+    depth: MaxError,
+    uncertified: MustBeZero,
+}
+
+impl Tally for Stats {
+    fn merge(&mut self, o: &Stats) {
+        self.pairs += o.pairs;
+        self.answers += o.answers;
+        self.in_band += o.in_band;
+        self.mismatches.0 += o.mismatches.0;
+        self.penetrating += o.penetrating;
+        self.depth.over += o.depth.over;
+        if o.depth.max > self.depth.max || o.depth.max.is_nan() {
+            self.depth.max = o.depth.max;
+        }
+        self.uncertified.0 += o.uncertified.0;
+    }
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            pairs: 0,
+            answers: 0,
+            in_band: 0,
+            mismatches: MustBeZero::default(),
+            penetrating: 0,
+            depth: MaxError::within(ROUGH_TOLERANCE),
+            uncertified: MustBeZero::default(),
+        }
+    }
+
+    /// Checks one pair, in both orders.
+    fn check(&mut self, pool: &[KernelBody], rng: &mut SceneRng) {
+        let p = pool_pair(rng, pool, -0.05..0.02);
+        let (a, b) = (&pool[p.a], &pool[p.b]);
+        let forward = collide(&a.shape, &p.pose_a, &b.shape, &p.pose_b, None);
+        let backward = collide(&b.shape, &p.pose_b, &a.shape, &p.pose_a, None);
+        let (Ok(forward), Ok(backward)) = (forward, backward) else {
+            // An error on valid input is as wrong as a wrong verdict.
+            self.mismatches.0 += 1;
+            return;
+        };
+        let backward = backward.swapped();
+        let size = a.size().max(b.size());
+        let tolerance = ROUGH_TOLERANCE * size;
+        let j = judge_within(
+            &a.reference,
+            &p.pose_a,
+            &b.reference,
+            &p.pose_b,
+            &[&forward, &backward],
+            tolerance,
+            tolerance,
+        );
+        self.pairs += 1;
+        self.answers += 2;
+        self.in_band += j.in_band as u64;
+        self.mismatches.0 += j.mismatches;
+        self.uncertified.0 += j.uncertified;
+        if let Some(sat) = j.penetration {
+            for c in [&forward, &backward].into_iter().filter(|c| c.touching) {
+                self.penetrating += 1;
+                self.depth.add((c.penetration - sat.depth).abs() / size);
+            }
+        }
+    }
+}
+
+/// Runs `pairs` pairs over all cores; the table and whether every check passed.
+pub fn validate(options: &Options, pairs: usize) -> Outcome {
+    let mut rng = sampling::rng(options.seed ^ 0x0072_6f75_6768);
+    let mut refused = 0;
+    let pool: Vec<KernelBody> = (0..(pairs / PAIRS_PER_BODY).clamp(16, 1024))
+        .map(|_| rough_body(&mut rng, &mut refused))
+        .collect();
+    let merged = pool.iter().filter(|b| !b.same_vertices).count();
+    let s = tallied(
+        options,
+        pairs.div_ceil(CHUNK),
+        "polyhedra rough point clouds",
+        Stats::new,
+        |stats, k| {
+            let seed =
+                options.seed ^ (0x726f_7567 << 32) ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = sampling::rng(seed);
+            for _ in 0..CHUNK.min(pairs - k * CHUNK) {
+                stats.check(&pool, &mut rng);
+            }
+        },
+    );
+    let mut t = Table::new(
+        format!(
+            "Polyhedra (d): {} random pairs of {} rough point clouds (plates and needles of \
+             aspect up to 1000, with near-duplicate points 1e-16 to 1e-6 of the size apart; \
+             fresh poses, support-plane gap from -5 % to +2 % of the size), cold queries in both \
+             orders against the SAT reference of the input points; band and depth tolerance \
+             {ROUGH_TOLERANCE:.0e} of the size (the hull merges within 1e-8 of its diagonal)",
+            s.pairs,
+            pool.len()
+        ),
+        &["measure", "value", "required", "check"],
+    );
+    let passed = s.mismatches.0 == 0 && s.depth.ok() && s.uncertified.0 == 0;
+    t.row(vec![
+        "bodies whose hull dropped or merged input points (kernel refusals redrawn)".into(),
+        format!("{merged} of {} ({refused} refused)", pool.len()),
+        String::new(),
+        String::new(),
+    ]);
+    t.row(vec![
+        format!(
+            "wrong verdicts or errors outside the band ({} answers)",
+            s.answers
+        ),
+        s.mismatches.0.to_string(),
+        "0".into(),
+        verdict(s.mismatches.0 == 0),
+    ]);
+    t.row(vec![
+        "pairs inside the band (not judged)".into(),
+        s.in_band.to_string(),
+        String::new(),
+        String::new(),
+    ]);
+    t.row(vec![
+        format!(
+            "depth error / size, max ({} penetrating answers)",
+            s.penetrating
+        ),
+        sci(s.depth.max),
+        format!("<= {ROUGH_TOLERANCE:.0e}"),
+        verdict(s.depth.ok()),
+    ]);
+    t.row(vec![
+        "gaps reported above the exact distance (beyond the tolerance)".into(),
+        s.uncertified.0.to_string(),
+        "0".into(),
+        verdict(s.uncertified.0 == 0),
+    ]);
+    let mut report = t.render();
+    report += &format!("\nrough point clouds: {}\n", verdict(passed));
+    Outcome { report, passed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bodies are what the section says: some merged by the kernel's hull, flat ones among
+    /// them, and within the reference's point limit.
+    #[test]
+    fn rough_bodies_have_near_duplicates_and_flat_shapes() {
+        let mut rng = sampling::rng(3);
+        let mut refused = 0;
+        let bodies: Vec<KernelBody> = (0..60)
+            .map(|_| rough_body(&mut rng, &mut refused))
+            .collect();
+        assert!(bodies.iter().any(|b| !b.same_vertices));
+        assert!(bodies
+            .iter()
+            .all(|b| b.reference.vertices.len() <= BRUTEFORCE_MAX_POINTS));
+        let thinnest = bodies
+            .iter()
+            .map(|b| b.polyhedron().inner_radius() / b.polyhedron().bounding_radius())
+            .fold(f64::INFINITY, f64::min);
+        assert!(thinnest < 1e-2, "{thinnest}");
+    }
+
+    /// Two thousand pairs pass (a fast run of the section; before edge directions were checked
+    /// against their faces' line, this run gave 8 wrong verdicts and a depth 2.5e-2 of the size
+    /// off, and seeds 1, 3 and 4 failed as well).
+    #[test]
+    fn rough_point_clouds_pass_on_a_small_run() {
+        let o = Options {
+            pairs: 0,
+            seed: 2,
+            progress: false,
+            figures: None,
+        };
+        let outcome = validate(&o, 2000);
+        assert!(outcome.passed, "{}", outcome.report);
+    }
+}
