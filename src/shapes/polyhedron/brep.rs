@@ -3,6 +3,7 @@
 //! and faces), stored in flat arrays.
 
 use super::highest::BallTree;
+use super::numerical_failure;
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
 use std::collections::HashMap;
@@ -159,7 +160,7 @@ impl BoundaryRepresentation {
                     Some(&e) => {
                         let edge = &mut edges[e];
                         if edge.tail() != head || edge.right_face != u32::MAX {
-                            return Err(non_manifold("an edge is walked twice the same way"));
+                            return Err(numerical_failure("an edge is walked twice the same way"));
                         }
                         edge.right_face = face as u32;
                         e
@@ -169,7 +170,7 @@ impl BoundaryRepresentation {
             }
         }
         if edges.iter().any(|e| e.right_face == u32::MAX) {
-            return Err(non_manifold("an edge has only one face"));
+            return Err(numerical_failure("an edge has only one face"));
         }
 
         let (face_normals, face_offsets) =
@@ -247,16 +248,18 @@ impl BoundaryRepresentation {
                     .face_vertices(face)
                     .iter()
                     .position(|&w| w == v)
-                    .ok_or_else(|| non_manifold("a vertex ring leaves the vertex"))?;
+                    .ok_or_else(|| numerical_failure("a vertex ring leaves the vertex"))?;
                 if face == first_face {
                     break;
                 }
                 if ring_faces.len() - offsets[v] > degree[v] {
-                    return Err(non_manifold("a vertex ring does not close"));
+                    return Err(numerical_failure("a vertex ring does not close"));
                 }
             }
             if ring_faces.len() - offsets[v] != degree[v] {
-                return Err(non_manifold("a vertex has more than one ring of faces"));
+                return Err(numerical_failure(
+                    "a vertex has more than one ring of faces",
+                ));
             }
             offsets.push(ring_faces.len());
         }
@@ -332,12 +335,6 @@ fn edge_direction(
     } else {
         line
     }
-}
-
-fn non_manifold(what: &str) -> Error {
-    Error::DegenerateGeometry(format!(
-        "the convex hull is numerically degenerate at the construction tolerance: {what}"
-    ))
 }
 
 #[cfg(test)]

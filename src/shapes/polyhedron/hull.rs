@@ -5,6 +5,7 @@
 //! near-coplanar points never become vertices unless they stick out. The triangulation this
 //! produces is convex within the tolerance; [`super::merge`] turns it into polygonal faces.
 
+use super::numerical_failure;
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
 use std::collections::HashMap;
@@ -133,7 +134,7 @@ pub(super) fn quickhull(
                     outer.vertices[s] == edge.head && outer.vertices[(s + 1) % 3] == edge.tail
                 })
                 .ok_or_else(|| {
-                    inconsistent("a horizon edge is missing from the facet beyond it")
+                    numerical_failure("a horizon edge is missing from the facet beyond it")
                 })?;
             outer.neighbours[side] = new_id;
         }
@@ -280,7 +281,7 @@ fn triangle_plane(points: &[Vector3<f64>], vertices: [usize; 3]) -> Result<(Vect
     let normal = (b - a).cross(&(c - a));
     let length = normal.norm();
     if !(length > 0.0 && length.is_finite()) {
-        return Err(inconsistent("a hull triangle has no normal"));
+        return Err(numerical_failure("a hull triangle has no normal"));
     }
     let normal = normal / length;
     Ok((normal, normal.dot(&centre)))
@@ -325,7 +326,9 @@ fn chain_horizon(edges: Vec<HorizonEdge>) -> Result<Vec<HorizonEdge>> {
     let mut by_tail = HashMap::with_capacity(edges.len());
     for (k, edge) in edges.iter().enumerate() {
         if by_tail.insert(edge.tail, k).is_some() {
-            return Err(inconsistent("the horizon passes through a vertex twice"));
+            return Err(numerical_failure(
+                "the horizon passes through a vertex twice",
+            ));
         }
     }
     let mut ordered = Vec::with_capacity(edges.len());
@@ -334,16 +337,18 @@ fn chain_horizon(edges: Vec<HorizonEdge>) -> Result<Vec<HorizonEdge>> {
         ordered.push(edges[current]);
         current = *by_tail
             .get(&edges[current].head)
-            .ok_or_else(|| inconsistent("the horizon is not closed"))?;
+            .ok_or_else(|| numerical_failure("the horizon is not closed"))?;
         if current == 0 {
             break;
         }
         if ordered.len() > edges.len() {
-            return Err(inconsistent("the horizon does not close on its first edge"));
+            return Err(numerical_failure(
+                "the horizon does not close on its first edge",
+            ));
         }
     }
     if ordered.len() != edges.len() {
-        return Err(inconsistent("the horizon has more than one loop"));
+        return Err(numerical_failure("the horizon has more than one loop"));
     }
     Ok(ordered)
 }
@@ -366,12 +371,6 @@ fn compact(facets: &[Facet]) -> TriangleHull {
 }
 
 /// The error for a topological inconsistency that round-off caused in spite of the tolerance.
-fn inconsistent(what: &str) -> Error {
-    Error::DegenerateGeometry(format!(
-        "the convex hull is numerically degenerate at the construction tolerance: {what}"
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,8 @@
 //! not corners of the polyhedron (inside a face, or inside an edge) are dropped.
 
 use super::hull::TriangleHull;
-use crate::error::{Error, Result};
+use super::numerical_failure;
+use crate::error::Result;
 use nalgebra::Vector3;
 use std::collections::HashMap;
 
@@ -33,7 +34,9 @@ pub(super) fn merge_coplanar_triangles(
             let tail = hull.triangles[t][side];
             let head = hull.triangles[t][(side + 1) % 3];
             if boundary.insert(tail, head).is_some() {
-                return Err(degenerate("a merged face touches itself at a vertex"));
+                return Err(numerical_failure(
+                    "a merged face touches itself at a vertex",
+                ));
             }
         }
     }
@@ -53,7 +56,9 @@ pub(super) fn merge_coplanar_triangles(
     for face in &mut loops {
         face.retain(|v| face_count[v] >= 3);
         if face.len() < 3 {
-            return Err(degenerate("a merged face has fewer than three corners"));
+            return Err(numerical_failure(
+                "a merged face has fewer than three corners",
+            ));
         }
     }
     Ok(loops)
@@ -122,28 +127,22 @@ fn boundary_loop(next_vertex: &HashMap<usize, usize>) -> Result<Vec<usize>> {
     let start = *next_vertex
         .keys()
         .min()
-        .ok_or_else(|| degenerate("a merged face has no boundary"))?;
+        .ok_or_else(|| numerical_failure("a merged face has no boundary"))?;
     let mut face = vec![start];
     let mut current = next_vertex[&start];
     while current != start {
         if face.len() >= next_vertex.len() {
-            return Err(degenerate("a merged face's boundary does not close"));
+            return Err(numerical_failure("a merged face's boundary does not close"));
         }
         face.push(current);
         current = *next_vertex
             .get(&current)
-            .ok_or_else(|| degenerate("a merged face's boundary is open"))?;
+            .ok_or_else(|| numerical_failure("a merged face's boundary is open"))?;
     }
     if face.len() != next_vertex.len() {
-        return Err(degenerate("a merged face has a hole"));
+        return Err(numerical_failure("a merged face has a hole"));
     }
     Ok(face)
-}
-
-fn degenerate(what: &str) -> Error {
-    Error::DegenerateGeometry(format!(
-        "the convex hull is numerically degenerate at the construction tolerance: {what}"
-    ))
 }
 
 #[cfg(test)]

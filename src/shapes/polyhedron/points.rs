@@ -26,9 +26,10 @@ pub(super) struct PreparedPoints {
     pub diagonal: f64,
 }
 
-/// Checks the input, computes the tolerance and drops every point that lies within the tolerance
-/// of an earlier kept point.
-pub(super) fn prepare(points: &[Vector3<f64>]) -> Result<PreparedPoints> {
+/// Checks the input, computes the tolerance (`coarsening` times the scheme's: 1 but for the
+/// rebuild of a hull that was not sound at the scheme's tolerance) and drops every point that
+/// lies within the tolerance of an earlier kept point.
+pub(super) fn prepare(points: &[Vector3<f64>], coarsening: f64) -> Result<PreparedPoints> {
     for (index, p) in points.iter().enumerate() {
         if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) {
             return Err(Error::NonFinite(format!(
@@ -52,8 +53,8 @@ pub(super) fn prepare(points: &[Vector3<f64>]) -> Result<PreparedPoints> {
     }
     let diagonal = (hi - lo).norm();
     let largest_magnitude = lo.abs().max().max(hi.abs().max());
-    let tolerance =
-        RELATIVE_TOLERANCE * diagonal + ROUND_OFF_FACTOR * f64::EPSILON * largest_magnitude;
+    let tolerance = coarsening
+        * (RELATIVE_TOLERANCE * diagonal + ROUND_OFF_FACTOR * f64::EPSILON * largest_magnitude);
     if diagonal == 0.0 {
         return Err(Error::DegenerateGeometry(format!(
             "all {} points coincide: a polyhedron needs at least 4 non-coplanar points",
@@ -158,13 +159,13 @@ mod tests {
     fn non_finite_point_is_named_by_index() {
         let mut points = unit_tetrahedron();
         points.push(Vector3::new(0.5, f64::INFINITY, 0.0));
-        let err = prepare(&points).unwrap_err();
+        let err = prepare(&points, 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::NonFinite(m) if m.contains("points[4]")),
             "{err}"
         );
         points[1].z = f64::NAN;
-        let err = prepare(&points).unwrap_err();
+        let err = prepare(&points, 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::NonFinite(m) if m.contains("points[1]")),
             "{err}"
@@ -173,25 +174,25 @@ mod tests {
 
     #[test]
     fn too_few_points_are_rejected() {
-        let err = prepare(&unit_tetrahedron()[..3]).unwrap_err();
+        let err = prepare(&unit_tetrahedron()[..3], 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::DegenerateGeometry(m) if m.contains("3 points")),
             "{err}"
         );
-        let err = prepare(&[]).unwrap_err();
+        let err = prepare(&[], 1.0).unwrap_err();
         assert!(matches!(err, Error::DegenerateGeometry(_)));
     }
 
     #[test]
     fn coincident_points_are_rejected() {
         let p = Vector3::new(1.0, -2.0, 3.0);
-        let err = prepare(&[p; 5]).unwrap_err();
+        let err = prepare(&[p; 5], 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::DegenerateGeometry(m) if m.contains("coincide")),
             "{err}"
         );
         let nudged = p + Vector3::new(1e-14, 0.0, 0.0);
-        let err = prepare(&[p, nudged, p, nudged]).unwrap_err();
+        let err = prepare(&[p, nudged, p, nudged], 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::DegenerateGeometry(m) if m.contains("coincide")),
             "{err}"
@@ -203,7 +204,7 @@ mod tests {
         let mut points = unit_tetrahedron();
         points[3] = points[0];
         points.push(points[1]);
-        let err = prepare(&points).unwrap_err();
+        let err = prepare(&points, 1.0).unwrap_err();
         assert!(
             matches!(&err, Error::DegenerateGeometry(m) if m.contains("only 3 distinct")),
             "{err}"
@@ -216,7 +217,7 @@ mod tests {
         points.push(points[2] + Vector3::new(0.0, 1e-12, -1e-12));
         points.push(points[0]);
         points.push(Vector3::new(0.25, 0.25, 0.25));
-        let prepared = prepare(&points).unwrap();
+        let prepared = prepare(&points, 1.0).unwrap();
         assert_eq!(prepared.source_indices, vec![0, 1, 2, 3, 6]);
         assert_eq!(prepared.points[4], points[6]);
         let expected = RELATIVE_TOLERANCE * 3f64.sqrt() + ROUND_OFF_FACTOR * f64::EPSILON;

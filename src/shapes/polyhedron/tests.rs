@@ -64,10 +64,10 @@ fn counts(p: &Polyhedron) -> (usize, usize, usize) {
 }
 
 /// How far outside the face planes input points may lie, in tolerances.
-const OUTSIDE_ALLOWANCE: f64 = 1.0;
+const OUTSIDE_ALLOWANCE: f64 = Polyhedron::OUTSIDE_ALLOWANCE;
 
 /// How far below its face's plane a vertex of the face may lie, in tolerances.
-const PLANARITY_ALLOWANCE: f64 = 2.0;
+const PLANARITY_ALLOWANCE: f64 = Polyhedron::PLANARITY_ALLOWANCE;
 
 /// Every structural promise of the boundary representation, checked against the input points.
 fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
@@ -169,9 +169,12 @@ fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
         );
         let sine = edge.direction().cross(&span).norm() / span.norm();
         let allowed = 2.0 * PLANARITY_ALLOWANCE * tol / (span.norm() * line.norm()) + 1e-14;
+        // (On an edge so short that its ends' allowance reaches across it, even the sense of
+        // the span is free.)
+        let same_sense = edge.direction().dot(&span) > 0.0 || allowed >= 1.0;
         assert!(
-            edge.direction().dot(&span) > 0.0 && sine <= allowed,
-            "edge {index}: {sine:e}"
+            sine <= allowed && same_sense,
+            "edge {index}: {sine:e} off its span"
         );
     }
 
@@ -571,6 +574,50 @@ fn coplanar_and_flat_sets_are_degenerate() {
     assert!(degenerate_message(&doubled).contains("coplanar"));
 }
 
+/// A thin box's faces sampled on a grid, each point moved by up to 0.3 (1e-7 of the size, about
+/// 5 tolerances): at the scheme's tolerance the merge left sliver faces whose planes lay up to
+/// 5.7e6 from their own vertices (one turned inside out), and contact queries with the body
+/// were wrong by its size. The hull is rebuilt at a coarser tolerance: a box.
+#[test]
+fn a_noisy_grid_box_is_rebuilt_at_a_coarser_tolerance() {
+    let points: Vec<Vector3<f64>> = [
+        [-2945642.816125687, -635602.9646273775, -569520.396170485],
+        [-2715526.92401458, 169986.8024142751, 1414982.0016923775],
+        [-2947397.1280800407, -622047.5833724308, -574819.5934473005],
+        [-2774810.4586823573, -17855.342880477827, 913557.1144289025],
+        [-2950906.250862929, -594936.9632290818, -585417.9778481537],
+        [-2952660.625137635, -581381.4939536533, -590717.3395943596],
+        [-2895131.629837083, -379984.1246041216, -94591.6979037735],
+        [-2837602.6313574812, -178586.5259420221, 401533.8859962939],
+        [-2780073.848246291, 22810.739578207755, 897659.4596897697],
+        [-2722544.7286252687, 224208.2284326139, 1393785.109670682],
+        [-1530350.4515406431, -519198.9856525871, -780885.8411747385],
+        [-1303743.3619168797, 313501.5679537046, 1193018.2691754713],
+        [61037.94634536955, 174286.61358021057, 506724.0416960938],
+        [118566.78730423898, 375684.1529887343, 1002849.7689968928],
+        [1298480.1032382592, -272835.4818959436, -1208915.9163274958],
+        [2722544.735113859, -224208.22024728084, -1393785.0896103822],
+        [2952660.583725768, 581381.5542722002, 590717.315644567],
+        [2719035.8959787246, -197097.5573211796, -1404383.570170633],
+        [2947397.3590802094, 622047.7006857648, 574819.641682692],
+        [2715526.9069056096, -169986.8656137902, -1414981.9770157621],
+        [2945642.838929096, 635603.1373861184, 569520.4074548165],
+    ]
+    .iter()
+    .map(|&p| p.into())
+    .collect();
+    let p = Polyhedron::new(&points).unwrap();
+    assert_eq!(counts(&p), (6, 12, 8));
+    assert_valid(&p, &points);
+    let diagonal = {
+        let (lo, hi) = points
+            .iter()
+            .fold((points[0], points[0]), |(l, h), q| (l.inf(q), h.sup(q)));
+        (hi - lo).norm()
+    };
+    assert!(p.tolerance() > 5.0 * Polyhedron::RELATIVE_TOLERANCE * diagonal);
+}
+
 #[test]
 fn a_thin_but_valid_plate_is_accepted() {
     let points = box_corners(Vector3::zeros(), Vector3::new(1.0, 1.0, 1e-4));
@@ -599,7 +646,7 @@ fn check_any(points: &[Vector3<f64>]) -> std::result::Result<(), TestCaseError> 
         }
         Err(Error::DegenerateGeometry(message)) => {
             prop_assert!(
-                !message.contains("numerically degenerate"),
+                !message.contains("numerically degenerate") || message.contains("bumpy"),
                 "internal failure: {message}"
             );
         }
@@ -619,6 +666,20 @@ proptest! {
     #[test]
     fn random_point_sets_give_valid_hulls(points in prop::collection::vec(free_point(), 4..80)) {
         check_any(&points)?;
+    }
+
+    /// Lattices whose points are moved by 1 to 40 tolerances, the hard case for merging
+    /// coplanar triangles: a hull that is not sound at the scheme's tolerance is rebuilt at a
+    /// coarser one, or refused as bumpy, never returned broken.
+    #[test]
+    fn grid_sets_with_noise_of_a_few_tolerances_give_valid_hulls(
+        points in prop::collection::vec(grid_point(), 4..60),
+        noise in prop::collection::vec(free_point(), 60),
+        level in -7.5..-6.0f64,
+    ) {
+        let amplitude = 10f64.powf(level);
+        let noisy: Vec<_> = points.iter().zip(&noise).map(|(p, n)| p + n * amplitude).collect();
+        check_any(&noisy)?;
     }
 
     #[test]
