@@ -185,6 +185,15 @@ pub struct MaxError {
 }
 
 impl MaxError {
+    /// Takes in `other`'s samples (a chunk's, measured against the same bound): the larger
+    /// maximum (NaN wins) and the sum of the counts over the bound.
+    pub fn absorb(&mut self, other: &MaxError) {
+        self.over += other.over;
+        if other.max > self.max || other.max.is_nan() {
+            self.max = other.max;
+        }
+    }
+
     /// A measure that must stay within `bound`.
     pub fn within(bound: f64) -> Self {
         MaxError {

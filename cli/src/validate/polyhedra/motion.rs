@@ -89,10 +89,7 @@ impl Stats {
             (&mut self.depth, o.depth),
             (&mut self.normal, o.normal),
         ] {
-            a.over += b.over;
-            if b.max > a.max || b.max.is_nan() {
-                a.max = b.max;
-            }
+            a.absorb(&b);
         }
         self.in_band += o.in_band;
         self.unique += o.unique;

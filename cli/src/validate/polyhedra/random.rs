@@ -63,12 +63,8 @@ impl Tally for Stats {
             }
         }
         self.penetrating += o.penetrating;
-        for (a, b) in [(&mut self.depth, o.depth), (&mut self.normal, o.normal)] {
-            a.over += b.over;
-            if b.max > a.max || b.max.is_nan() {
-                a.max = b.max;
-            }
-        }
+        self.depth.absorb(&o.depth);
+        self.normal.absorb(&o.normal);
         self.depth_over.0 += o.depth_over.0;
         self.depth_sum += o.depth_sum;
         self.depth_absolute = self.depth_absolute.max(o.depth_absolute);

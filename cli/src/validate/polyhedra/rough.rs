@@ -106,10 +106,7 @@ impl Tally for Stats {
         self.in_band += o.in_band;
         self.mismatches.0 += o.mismatches.0;
         self.penetrating += o.penetrating;
-        self.depth.over += o.depth.over;
-        if o.depth.max > self.depth.max || o.depth.max.is_nan() {
-            self.depth.max = o.depth.max;
-        }
+        self.depth.absorb(&o.depth);
         self.depth_size = self.depth_size.max(o.depth_size);
         self.uncertified.0 += o.uncertified.0;
     }
