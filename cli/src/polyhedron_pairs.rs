@@ -29,21 +29,31 @@ impl KernelBody {
     /// Panics if the kernel rejects a solid the reference accepted (a finding to report, not to
     /// hide).
     pub fn new(reference: RefPolyhedron) -> Self {
-        let polyhedron = Polyhedron::new(&reference.vertices).unwrap_or_else(|e| {
+        Self::try_new(reference).unwrap_or_else(|(e, reference)| {
             panic!(
                 "the kernel rejects a reference solid ({e}): {:?}",
                 reference.vertices
             )
-        });
+        })
+    }
+
+    /// [`Self::new`], or the kernel's error with `reference` given back where the kernel
+    /// rejects the solid (for protocols whose draws may be refused, such as near-degenerate
+    /// point clouds).
+    pub fn try_new(reference: RefPolyhedron) -> Result<Self, (demcontact::Error, RefPolyhedron)> {
+        let polyhedron = match Polyhedron::new(&reference.vertices) {
+            Ok(p) => p,
+            Err(e) => return Err((e, reference)),
+        };
         let same_vertices = polyhedron.num_vertices() == reference.vertices.len()
             && (0..polyhedron.num_vertices()).all(|v| {
                 polyhedron.vertex(v) == reference.vertices[polyhedron.vertex_source_index(v)]
             });
-        KernelBody {
+        Ok(KernelBody {
             reference,
             shape: Shape::Polyhedron(polyhedron),
             same_vertices,
-        }
+        })
     }
 
     /// The kernel's polyhedron.

@@ -5,7 +5,9 @@
 //! its faces hold their vertices only to that tolerance and some of its edges are a few
 //! tolerances long. Each pair is queried cold in both orders through [`collide`] and judged
 //! against the SAT reference of the input points ([`judge_within`]) with a band and a depth
-//! tolerance of [`ROUGH_TOLERANCE`] of the size, above the hull's tolerance.
+//! tolerance of [`ROUGH_TOLERANCE`] of the size, above the hull's tolerance, or of
+//! [`HULL_TOLERANCES`] hull tolerances where `Polyhedron::new` rebuilt a hull at a coarser one
+//! ([`pair_tolerance`]).
 
 use super::judge::judge_within;
 use super::verdict;
@@ -78,11 +80,10 @@ pub fn rough_body(rng: &mut SceneRng, refused: &mut u64) -> KernelBody {
         let Ok(reference) = RefPolyhedron::from_points_bruteforce(&points) else {
             continue;
         };
-        if Polyhedron::new(&reference.vertices).is_err() {
-            *refused += 1;
-            continue;
+        match KernelBody::try_new(reference) {
+            Ok(body) => return body,
+            Err(_) => *refused += 1,
         }
-        return KernelBody::new(reference);
     }
 }
 
