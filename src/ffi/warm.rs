@@ -23,7 +23,8 @@ pub const DEMCONTACT_WARM_STATE_SIZE: usize = 128;
 /// successful query and leaves it untouched on failure. Its content is frame-independent (stored in
 /// body frames), so it stays valid while both bodies move, but it belongs to one ordered pair (A, B):
 /// query the pair always in the same order. A record written for another pair of shape families is
-/// treated as cold. It may be copied bytewise (e.g. when a host migrates a contact to another MPI rank).
+/// treated as cold, and so is one whose numbers no query of its kind writes (memory never zeroed,
+/// or overwritten). It may be copied bytewise (e.g. when a host migrates a contact to another MPI rank).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct demcontact_warm_state {

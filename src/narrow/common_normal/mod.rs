@@ -1562,6 +1562,22 @@ fn ellipsoid_point(r: &[f64; 3], n: &Vector3<f64>) -> (Vector3<f64>, f64, f64) {
     (k * inv, inv, k.norm() * inv)
 }
 
+/// How far from 1 the squared length of a contact direction this kernel wrote may be: each is a
+/// unit vector to a few roundings (a chart's direction, or a vector over its length).
+const UNIT_SLACK: f64 = 1e-9;
+
+/// Whether the warm-state `data` tagged with this kernel reads as a record a query of it wrote:
+/// the last contact direction a unit vector and the touching flag 0 or 1. Any finite numbers pass
+/// [`WarmState::validate`]; a record that fails this (a host's memory never zeroed, or
+/// overwritten) gives no start direction (a direction of length 1e299 has an infinite square,
+/// which made the start zero and the answer a zero normal), and the query starts cold. A record
+/// another pair's query wrote passes: its start is only a start, and the search's tests decide.
+fn written_by_a_query(data: &[f64]) -> bool {
+    let direction = Vector3::from_column_slice(&data[DIRECTION..DIRECTION + 3]);
+    (direction.norm_squared() - 1.0).abs() <= UNIT_SLACK
+        && (data[TOUCHED] == 0.0 || data[TOUCHED] == 1.0)
+}
+
 /// How many queries in a row, ending with the last one, found the pair of warm state `data`
 /// touching (`warm_started`: the state is this kernel's), at most [`HISTORY`]: the contact
 /// directions its slots hold for [`extrapolate`].
@@ -1692,7 +1708,12 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     warm: &mut WarmState,
     kept: bool,
 ) -> Result<Solution> {
-    let warm_started = warm.claim(KERNEL);
+    let mut warm_started = warm.claim(KERNEL);
+    if warm_started && !written_by_a_query(&warm.data) {
+        // Not a record this kernel wrote (a host's memory never zeroed, or overwritten): cold.
+        *warm = WarmState::cold();
+        warm_started = warm.claim(KERNEL);
+    }
     let bodies = Bodies {
         a,
         b,
@@ -1704,7 +1725,7 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
     // The touching queries in a row that ended with the last one (0 if it found the pair apart).
     let streak = touching_streak(warm_started, &warm.data);
     let centre_line = distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius());
-    let start = if warm_started && previous.norm_squared() > 0.5 {
+    let start = if warm_started {
         let slot = |k: usize| Vector3::from_column_slice(&warm.data[k..k + 3]);
         let history = [unit(previous), slot(BEFORE), slot(EARLIER), slot(EARLIEST)];
         extrapolate(history, streak.clamp(1, HISTORY))

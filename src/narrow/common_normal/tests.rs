@@ -1329,3 +1329,35 @@ fn a_box_like_body_s_rolling_ball_certifies_a_deep_packing_overlap() {
     assert!(s.contact.penetration < a.rolling_radius());
     assert_brute_force_minimum(&a, &b, &pb, &s);
 }
+
+#[test]
+fn a_record_no_query_wrote_starts_cold() {
+    // Finite numbers under this kernel's tag that no query wrote (a host's record never zeroed):
+    // a contact direction of length 1e299 (its square overflows) made the start a zero vector and
+    // the answer a zero normal, the overlapping pair reported apart.
+    let a = shape([1.0, 0.8, 0.6], [0.7, 1.2]);
+    let b = shape([0.9, 0.7, 1.1], [1.3, 0.5]);
+    let (pa, pb) = (
+        pose([0.0, 0.0, 0.0], [0.1, 0.2, 0.3]),
+        pose([1.2, 0.3, -0.2], [0.4, -0.1, 0.2]),
+    );
+    let cold = crate::narrow::collide(&a, &pa, &b, &pb, None).unwrap();
+    assert!(cold.touching);
+    let records: [&[(usize, f64)]; 4] = [
+        &[(DIRECTION, 1e299), (TOUCHED, 1.0)],
+        &[(DIRECTION, 1e299), (TOUCHED, 0.0)],
+        &[(DIRECTION, 0.3), (TOUCHED, 1.0)],
+        &[(DIRECTION, 1.0), (TOUCHED, 0.7)],
+    ];
+    for record in records {
+        let mut warm = WarmState::cold();
+        warm.kernel = KERNEL;
+        for &(slot, value) in record {
+            warm.data[slot] = value;
+        }
+        let answer = crate::narrow::collide(&a, &pa, &b, &pb, Some(&mut warm)).unwrap();
+        assert!(!answer.warm_started, "{record:?}");
+        assert_eq!(answer.penetration, cold.penetration, "{record:?}");
+        assert_eq!(answer.normal, cold.normal, "{record:?}");
+    }
+}
