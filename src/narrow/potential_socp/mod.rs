@@ -43,6 +43,11 @@ use surface_crossing::surface_crossing;
 /// (`data[4..7]`).
 pub const KERNEL: u32 = 4;
 
+/// How far from A's origin, in units of the pair's extent (both bounding radii and the centres'
+/// distance), a warm start may lie: the optimum of eq. (6) lies between the bodies, so a record
+/// that puts it further was not written for this pair (and is not used).
+const WARM_REACH: f64 = 4.0;
+
 /// A pair's answer in A's frame: the contact and the optimum of eq. (6) it comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PotentialSolution {
@@ -69,13 +74,21 @@ pub fn potential_socp(
     // The previous optimum kept in both bodies' frames: seen from A's frame now, the two copies
     // differ by B's motion relative to A, and the optimum, between the bodies, moves by about half
     // of it: their midpoint is the start.
-    let start = warm.then(|| {
-        let d = &state.data;
-        let in_a = Vector3::new(d[0], d[1], d[2]);
-        let in_b = placed.to_a(&Vector3::new(d[4], d[5], d[6]));
-        ((in_a + in_b) * 0.5, d[3].clamp(0.0, 1.0))
-    });
-    let optimum = solver::solve(a, &placed, start).ok_or_else(|| {
+    // A start far beyond the pair's reach (or a solve from it that fails) is no record of this
+    // pair's: the query starts cold (any finite numbers pass `WarmState::validate`, and a host's
+    // record may be memory never zeroed).
+    let reach = WARM_REACH * (a.bounding_radius() + b.bounding_radius() + relative.position.norm());
+    let start = warm
+        .then(|| {
+            let d = &state.data;
+            let in_a = Vector3::new(d[0], d[1], d[2]);
+            let in_b = placed.to_a(&Vector3::new(d[4], d[5], d[6]));
+            ((in_a + in_b) * 0.5, d[3].clamp(0.0, 1.0))
+        })
+        .filter(|(x, _)| x.norm() <= reach);
+    let optimum = solver::solve(a, &placed, start)
+        .or_else(|| start.and_then(|_| solver::solve(a, &placed, None)));
+    let optimum = optimum.ok_or_else(|| {
         Error::NotConverged(
             "potential particles: the SOCP solver met a non-finite number (inputs too large)"
                 .into(),

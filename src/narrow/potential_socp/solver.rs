@@ -210,7 +210,9 @@ fn kkt_newton(
             dx *= shorten;
             next = lambda + dl * shorten;
         }
-        if dx.norm() <= 1e-8 * length {
+        // (A shortened step is no Newton step: small because lambda is near an end of its range,
+        // it says nothing of convergence.)
+        if shorten == 1.0 && dx.norm() <= 1e-8 * length {
             // Quadratic convergence: the point after this step is exact to round-off. F_A, F_B are
             // exact quadratics on the piece around x, so their values and gradients there follow
             // from this step's models without another evaluation.

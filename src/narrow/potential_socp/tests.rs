@@ -101,6 +101,62 @@ fn warm_start_gives_the_same_answer_in_fewer_steps() {
     assert!(warm_steps < cold_steps, "{warm_steps} vs {cold_steps}");
 }
 
+/// A warm state holding `point` (A's frame, in both bodies' slots) and the multiplier `lambda`.
+fn state_at(b: &PotentialParticle, relative: &Pose, point: Vector3<f64>, lambda: f64) -> WarmState {
+    let mut state = WarmState::cold();
+    state.claim(KERNEL);
+    state.data[..3].copy_from_slice(point.as_slice());
+    state.data[3] = lambda;
+    let in_b = PlacedB::new(b, relative).to_body(&point);
+    state.data[4..7].copy_from_slice(in_b.as_slice());
+    state
+}
+
+#[test]
+fn a_start_at_an_end_of_the_multiplier_range_still_reaches_the_optimum() {
+    // Newton's steps from a multiplier at 0 or 1 are cut short to stay in range; such a step is
+    // tiny without being converged, and was taken as convergence: an overlap of 0.19 reported
+    // apart from some starts.
+    let a = cube(0.5, 0.05, 1.0, 0.2);
+    let b = tetrahedron(0.4, 0.05, 1.0, 0.3);
+    let rel = pose([0.7, 0.1, 0.05], [0.2, 0.1, -0.3]);
+    let cold = solve(&a, &b, &rel);
+    assert!(cold.contact.touching);
+    for lambda in [0.0, 1e-300, 1.0 - 1e-16, 1.0] {
+        for point in [
+            [2.0, 0.0, 0.0],
+            [0.0, -1.5, 0.5],
+            [-1.0, 1.0, 1.0],
+            [0.3, 0.2, 0.1],
+        ] {
+            let mut state = state_at(&b, &rel, Vector3::from(point), lambda);
+            let hot = potential_socp(&a, &b, &rel, &mut state).unwrap();
+            assert_optimal(&hot);
+            assert!(
+                hot.contact.touching
+                    && (hot.contact.penetration - cold.contact.penetration).abs() < 1e-12,
+                "start {point:?}, lambda {lambda}: {:?} vs {:?}",
+                hot.contact,
+                cold.contact
+            );
+        }
+    }
+}
+
+#[test]
+fn a_warm_start_beyond_the_pair_is_not_used() {
+    // Finite numbers that no query of this pair wrote (a host's record never zeroed): the
+    // query starts cold instead of overflowing.
+    let a = cube(0.5, 0.05, 1.0, 0.2);
+    let b = tetrahedron(0.4, 0.05, 1.0, 0.3);
+    let rel = pose([0.7, 0.1, 0.05], [0.2, 0.1, -0.3]);
+    let cold = solve(&a, &b, &rel);
+    let mut state = state_at(&b, &rel, Vector3::new(1e299, -3e298, 0.0), 0.5);
+    let hot = potential_socp(&a, &b, &rel, &mut state).unwrap();
+    assert_eq!(hot.contact.penetration, cold.contact.penetration);
+    assert_eq!(hot.optimum.point, cold.optimum.point);
+}
+
 fn arb_pose() -> impl Strategy<Value = Pose> {
     (
         prop::array::uniform3(-0.8f64..0.8),
