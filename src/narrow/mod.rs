@@ -394,4 +394,64 @@ mod tests {
             }
         }
     }
+
+    /// A number a host's warm record that no query wrote may hold: small numbers, counts, the
+    /// flags' values, tiny and huge magnitudes (finite: `WarmState::validate` refuses the rest).
+    fn record_value() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            -2.0f64..2.0,
+            (0u32..12).prop_map(f64::from),
+            prop::sample::select(vec![0.0, 1.0, -1.0, 1e-300]),
+            -1e300f64..1e300,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        /// A warm record of random finite numbers under any kernel's tag (memory a host never
+        /// zeroed) gives a cold query's answer: a superellipsoid record whose direction's square
+        /// overflowed once gave a zero normal and an overlapping pair reported apart, and a
+        /// potential particles' record with its multiplier at 0 ended Newton at once on a tiny
+        /// shortened step. The pairs stand on their support planes `gap` apart, as in a DEM
+        /// contact (overlaps of a few percent of the size at most).
+        #[test]
+        fn a_warm_record_of_random_numbers_gives_a_cold_answer(
+            family in 0usize..4,
+            kernel in 1u32..=4,
+            steps in 0u32..10,
+            data in prop::array::uniform15(record_value()),
+            gap in -0.04f64..0.04,
+            direction in prop::array::uniform3(-1.0f64..1.0),
+            ra in prop::array::uniform3(-3.0f64..3.0),
+            rb in prop::array::uniform3(-3.0f64..3.0),
+        ) {
+            let u = Vector3::from(direction);
+            prop_assume!(u.norm() > 0.1);
+            let u = u.normalize();
+            let body = body_of_size(family, 1.0);
+            let (qa, qb) = (
+                UnitQuaternion::from_scaled_axis(Vector3::from(ra)),
+                UnitQuaternion::from_scaled_axis(Vector3::from(rb)),
+            );
+            let extent = |q: &UnitQuaternion<f64>, d: Vector3<f64>| {
+                let local = q.inverse_transform_vector(&d);
+                body.support_point(&local).dot(&local)
+            };
+            let distance = extent(&qa, u) + extent(&qb, -u) + gap;
+            let (pa, pb) = (Pose::new(Vector3::zeros(), qa), Pose::new(u * distance, qb));
+            let cold = collide(&body, &pa, &body, &pb, None).unwrap();
+            let mut record = WarmState { kernel, steps, data };
+            let hot = collide(&body, &pa, &body, &pb, Some(&mut record));
+            prop_assert!(hot.is_ok(), "{:?}", hot);
+            let hot = hot.unwrap();
+            prop_assert!((hot.normal.norm() - 1.0).abs() < 1e-12, "{:?}", hot);
+            let depth = |c: &Contact| if c.touching { c.penetration } else { -c.separation };
+            if hot.touching != cold.touching {
+                prop_assert!(depth(&hot).abs().max(depth(&cold).abs()) < 1e-12, "{:?} vs {:?}", hot, cold);
+            } else if cold.touching {
+                prop_assert!((hot.penetration - cold.penetration).abs() < 1e-10, "{:?} vs {:?}", hot, cold);
+            }
+        }
+    }
 }
