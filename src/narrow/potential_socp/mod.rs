@@ -77,7 +77,6 @@ pub fn potential_socp(
     // A start far beyond the pair's reach (or a solve from it that fails) is no record of this
     // pair's: the query starts cold (any finite numbers pass `WarmState::validate`, and a host's
     // record may be memory never zeroed).
-    let reach = WARM_REACH * (a.bounding_radius() + b.bounding_radius() + relative.position.norm());
     let start = warm
         .then(|| {
             let d = &state.data;
@@ -85,7 +84,11 @@ pub fn potential_socp(
             let in_b = placed.to_a(&Vector3::new(d[4], d[5], d[6]));
             ((in_a + in_b) * 0.5, d[3].clamp(0.0, 1.0))
         })
-        .filter(|(x, _)| x.norm() <= reach);
+        .filter(|(x, _)| {
+            x.norm()
+                <= WARM_REACH
+                    * (a.bounding_radius() + b.bounding_radius() + relative.position.norm())
+        });
     let optimum = solver::solve(a, &placed, start)
         .or_else(|| start.and_then(|_| solver::solve(a, &placed, None)));
     let optimum = optimum.ok_or_else(|| {

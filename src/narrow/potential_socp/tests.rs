@@ -112,16 +112,27 @@ fn state_at(b: &PotentialParticle, relative: &Pose, point: Vector3<f64>, lambda:
     state
 }
 
-#[test]
-fn a_start_at_an_end_of_the_multiplier_range_still_reaches_the_optimum() {
-    // Newton's steps from a multiplier at 0 or 1 are cut short to stay in range; such a step is
-    // tiny without being converged, and was taken as convergence: an overlap of 0.19 reported
-    // apart from some starts.
+/// A rounded cube and tetrahedron overlapping, and their cold answer.
+fn overlapping_cube_and_tetrahedron() -> (
+    PotentialParticle,
+    PotentialParticle,
+    Pose,
+    PotentialSolution,
+) {
     let a = cube(0.5, 0.05, 1.0, 0.2);
     let b = tetrahedron(0.4, 0.05, 1.0, 0.3);
     let rel = pose([0.7, 0.1, 0.05], [0.2, 0.1, -0.3]);
     let cold = solve(&a, &b, &rel);
     assert!(cold.contact.touching);
+    (a, b, rel, cold)
+}
+
+#[test]
+fn a_start_at_an_end_of_the_multiplier_range_still_reaches_the_optimum() {
+    // Newton's steps from a multiplier at 0 or 1 are cut short to stay in range; such a step is
+    // tiny without being converged, and was taken as convergence: here the solve stopped where
+    // s_A != s_B (no optimum), and in a stress probe overlapping pairs were reported apart.
+    let (a, b, rel, cold) = overlapping_cube_and_tetrahedron();
     for lambda in [0.0, 1e-300, 1.0 - 1e-16, 1.0] {
         for point in [
             [2.0, 0.0, 0.0],
@@ -147,10 +158,7 @@ fn a_start_at_an_end_of_the_multiplier_range_still_reaches_the_optimum() {
 fn a_warm_start_beyond_the_pair_is_not_used() {
     // Finite numbers that no query of this pair wrote (a host's record never zeroed): the
     // query starts cold instead of overflowing.
-    let a = cube(0.5, 0.05, 1.0, 0.2);
-    let b = tetrahedron(0.4, 0.05, 1.0, 0.3);
-    let rel = pose([0.7, 0.1, 0.05], [0.2, 0.1, -0.3]);
-    let cold = solve(&a, &b, &rel);
+    let (a, b, rel, cold) = overlapping_cube_and_tetrahedron();
     let mut state = state_at(&b, &rel, Vector3::new(1e299, -3e298, 0.0), 0.5);
     let hot = potential_socp(&a, &b, &rel, &mut state).unwrap();
     assert_eq!(hot.contact.penetration, cold.contact.penetration);
