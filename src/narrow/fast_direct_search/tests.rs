@@ -682,3 +682,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
+    // B's edge 11 (2.5 long) joins merged faces, so its direction is their line, 1e-8 off its
+    // span, and its ends differ by 1.1e-8 in height along the e-e axis. The answer took the gap
+    // from the edges' tails and reported the pair 1.1e-8 further apart than the support planes
+    // along its own axis are (a proptest draw CI met); it now takes the support vertices' gap.
+    let a = random_body(166, 9);
+    let b = random_body(565 + 7919, 28);
+    let d = Vector3::new(-0.9556626350165808, 0.7822686716065697, 0.0);
+    let rel = pose(
+        (d.normalize() * 2.8481346724309566).into(),
+        [-2.2895488995545, -1.1838537657533104, -2.5127778249858803],
+    );
+    let edge = b.edge(11);
+    let span = (b.vertex(edge.head()) - b.vertex(edge.tail())).normalize();
+    assert!((edge.direction() - span).norm() > 1e-9);
+    let (depth, _) = sat(&a, &b, &rel);
+    let got = detect(&a, &b, &rel, &mut WarmState::cold());
+    assert!(!got.contact.touching);
+    assert!(
+        got.contact.separation <= -depth + 1e-12,
+        "{} against the SAT's {}",
+        got.contact.separation,
+        -depth
+    );
+}
