@@ -689,6 +689,7 @@ fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
     // span, and its ends differ by 1.1e-8 in height along the e-e axis. The answer took the gap
     // from the edges' tails and reported the pair 1.1e-8 further apart than the support planes
     // along its own axis are (a proptest draw CI met); it now takes the support vertices' gap.
+    // The motion certificate recorded from that answer kept the same tail for A's side.
     let a = random_body(166, 9);
     let b = random_body(565 + 7919, 28);
     let d = Vector3::new(-0.9556626350165808, 0.7822686716065697, 0.0);
@@ -700,12 +701,22 @@ fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
     let span = (b.vertex(edge.head()) - b.vertex(edge.tail())).normalize();
     assert!((edge.direction() - span).norm() > 1e-9);
     let (depth, _) = sat(&a, &b, &rel);
-    let got = detect(&a, &b, &rel, &mut WarmState::cold());
-    assert!(!got.contact.touching);
-    assert!(
-        got.contact.separation <= -depth + 1e-12,
-        "{} against the SAT's {}",
-        got.contact.separation,
-        -depth
-    );
+    // Both orders, cold, then warm at the same placement: the second answer is the motion
+    // certificate's, whose plane keeps A's support value along the axis (it kept the tail's of
+    // A's edge, the tilted one in the swapped order).
+    let swapped = rel.relative(&pose([0.0; 3], [0.0; 3]));
+    for (x, y, placed) in [(&a, &b, &rel), (&b, &a, &swapped)] {
+        let mut warm = WarmState::cold();
+        for query in 0..2 {
+            let got = detect(x, y, placed, &mut warm);
+            assert!(!got.contact.touching);
+            assert_eq!(got.contact.iterations == 0, query == 1);
+            assert!(
+                got.contact.separation <= -depth + 1e-12,
+                "query {query}: {} against the SAT's {}",
+                got.contact.separation,
+                -depth
+            );
+        }
+    }
 }
