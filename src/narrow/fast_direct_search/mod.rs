@@ -56,6 +56,7 @@ use crate::pose::Pose;
 use crate::shapes::Polyhedron;
 use crate::warm::WarmState;
 use nalgebra::Vector3;
+use pair::PARALLEL_SINE;
 
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 3;
@@ -244,18 +245,56 @@ fn cover_support(a: &Polyhedron, b: &Polyhedron, cover: &Cover) -> (usize, usize
 
 /// The bodies' overlap along `n` (A's frame; negative: their gap), from both bodies' support
 /// vertices, the searches started at the tails of A's edge `edge_a` and B's `edge_b`.
-///
-/// A pair found apart by a crossing of two edges reports this, not the edges' own gap: an edge of
-/// merged faces whose direction is their line rather than its span (`Polyhedron`'s
-/// `edge_direction`) is not square to the axis, and one of its ends, or another vertex of its
-/// faces, may lie beyond the other by up to the hull's tolerance. The edges' gap once overstated
-/// a separation by 1.1e-8 (a proptest draw CI met); the support vertices' is a certified lower
-/// bound of the distance.
 fn overlap_along(pair: &PolyhedronPair, n: &Vector3<f64>, edge_a: usize, edge_b: usize) -> f64 {
     let (a, b) = (pair.a, pair.b);
     let top = a.support_vertex(n, a.edge(edge_a).tail());
     let bottom = pair.b_lowest(n, b.edge(edge_b).tail());
     n.dot(&a.vertex(top)) - n.dot(&pair.b_vertex(bottom))
+}
+
+/// The answer of an edge-edge cover `best` (A's edge `edge_a`, B's `edge_b`) where a body has
+/// leaning edges ([`Polyhedron::has_leaning_edges`]): its axis and the bodies' overlap along it
+/// (negative: their gap) from both bodies' support vertices, not from the edges alone. (On other
+/// bodies each edge is square to the axis to rounding and lies on its body's support plane, so
+/// its tail gives the exact overlap, as the search took it.)
+///
+/// An edge that joins merged faces takes their line for its direction (`Polyhedron`'s
+/// `edge_direction`), which may lean off the edge's own span (tail to head) by up to the hull's
+/// tolerance over its length. The search's axis, square to those directions, is then not square
+/// to the edge itself: its ends, or another vertex of its faces, differ along the axis by up to
+/// the tolerance, and the edges' tails alone understated an overlap (by 2.3e-9 on a depth of
+/// 1.16 in a proptest draw) or overstated a gap (by 1.1e-8, a draw CI met). The support vertices
+/// give the exact overlap along the axis, but a leaning axis is not the normal of the facet the
+/// two edges make, so that overlap may exceed the minimum translation distance (by up to 4.2e-7
+/// of the size in `validate`'s rough point clouds). The axis square to both edges' spans is that
+/// facet's normal; the answer is whichever of the two axes has the smaller exact overlap (each
+/// an upper bound of the minimum translation distance, and each gap a certified lower bound of
+/// the distance).
+fn crossing_answer(
+    pair: &PolyhedronPair,
+    best: &Evaluated,
+    edge_a: usize,
+    edge_b: usize,
+) -> (Vector3<f64>, f64) {
+    let n = best.axis;
+    let along_n = overlap_along(pair, &n, edge_a, edge_b);
+    let (a, b) = (pair.a, pair.b);
+    let (ea, eb) = (a.edge(edge_a), b.edge(edge_b));
+    let span_a = a.vertex(ea.head()) - a.vertex(ea.tail());
+    let span_b = pair.b_vertex(eb.head()) - pair.b_vertex(eb.tail());
+    let cross = span_a.cross(&span_b);
+    let sine = cross.norm() / (span_a.norm() * span_b.norm());
+    if sine.is_nan() || sine <= PARALLEL_SINE {
+        return (n, along_n);
+    }
+    let m = cross.normalize();
+    let m = if m.dot(&n) >= 0.0 { m } else { -m };
+    let along_m = overlap_along(pair, &m, edge_a, edge_b);
+    if along_m < along_n {
+        (m, along_m)
+    } else {
+        (n, along_n)
+    }
 }
 
 /// The search of [`fast_direct_search`] (seeded by the stored cover when `warm_started`), its
@@ -281,11 +320,9 @@ fn evaluate_in_full(
     });
     let outcome = search(&pair, seed, &mut hints);
     let mut best = outcome.best;
-    if best.overlap < 0.0 {
-        if let Cover::EdgeEdge { edge_a, edge_b } = best.cover {
-            best.overlap = best
-                .overlap
-                .max(overlap_along(&pair, &best.axis, edge_a, edge_b));
+    if let Cover::EdgeEdge { edge_a, edge_b } = best.cover {
+        if a.has_leaning_edges() || b.has_leaning_edges() {
+            (best.axis, best.overlap) = crossing_answer(&pair, &best, edge_a, edge_b);
         }
     }
     let n = best.axis;

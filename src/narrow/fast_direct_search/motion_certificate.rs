@@ -132,11 +132,18 @@ pub fn record(
             (c, lowest_other(a, &m, base, [vertex_a; 2], gap, scan))
         }
         Cover::EdgeEdge { edge_a, edge_b } => {
-            // A's support value along the plane's normal: its support vertex's, not the edge's
-            // tail's (an edge along its faces' line is not square to the axis, so its ends and
-            // the other vertices of its merged faces may lie higher, by up to the tolerance).
+            // A's support value along the plane's normal: where a body has leaning edges, its
+            // support vertex's, not the edge's tail's (an edge along its faces' line is not
+            // square to the axis, so its ends and the other vertices of its merged faces may lie
+            // higher, by up to the tolerance; and the axis may be square to the edges' spans).
             let n = best.axis;
-            let support_a = n.dot(&a.vertex(a.support_vertex(&n, a.edge(edge_a).tail())));
+            let tail = a.edge(edge_a).tail();
+            let top = if a.has_leaning_edges() || b.has_leaning_edges() {
+                a.support_vertex(&n, tail)
+            } else {
+                tail
+            };
+            let support_a = n.dot(&a.vertex(top));
             data[AXIS..AXIS + 3].copy_from_slice(n.as_slice());
             data[SUPPORT_A] = support_a;
             let c = n.dot(&t);

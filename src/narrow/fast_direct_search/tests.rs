@@ -1,5 +1,5 @@
 use super::*;
-use crate::shapes::Polyhedron;
+use crate::shapes::{Polyhedron, PolyhedronEdge};
 use nalgebra::{UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
@@ -65,31 +65,54 @@ fn pose(p: [f64; 3], axis_angle: [f64; 3]) -> Pose {
     )
 }
 
-/// Brute-force separating-axis overlap (test-only, independent of the kernel): the smallest
-/// overlap over all face normals and all edge-pair cross products, B given relative to A.
-pub(super) fn sat(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> (f64, Vector3<f64>) {
-    let bv: Vec<Vector3<f64>> = b
-        .vertices()
+/// The bodies' overlap along the unit `n` (A's frame; negative: their gap) over all their
+/// vertices, B's vertices `placed` in A's frame ([`placed_vertices`]).
+pub(super) fn overlap_over_vertices(
+    a: &Polyhedron,
+    placed: &[Vector3<f64>],
+    n: &Vector3<f64>,
+) -> f64 {
+    let high = a.vertices().iter().map(|v| n.dot(v));
+    let low = placed.iter().map(|v| n.dot(v));
+    high.fold(f64::MIN, f64::max) - low.fold(f64::MAX, f64::min)
+}
+
+/// B's vertices in A's frame, B given relative to A.
+pub(super) fn placed_vertices(b: &Polyhedron, rel: &Pose) -> Vec<Vector3<f64>> {
+    b.vertices()
         .iter()
         .map(|v| rel.transform_point(v))
-        .collect();
-    let overlap = |n: &Vector3<f64>| {
-        let ha = a
-            .vertices()
-            .iter()
-            .map(|v| n.dot(v))
-            .fold(f64::MIN, f64::max);
-        let lb = bv.iter().map(|v| n.dot(v)).fold(f64::MAX, f64::min);
-        ha - lb
-    };
+        .collect()
+}
+
+/// Brute-force separating-axis overlap (test-only, independent of the kernel): the smallest
+/// overlap over all face normals and all edge-pair cross products (of the edges' directions and of
+/// their spans), B given relative to A.
+pub(super) fn sat(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> (f64, Vector3<f64>) {
+    let placed = placed_vertices(b, rel);
+    let overlap = |n: &Vector3<f64>| overlap_over_vertices(a, &placed, n);
     let mut axes: Vec<Vector3<f64>> = (0..a.num_faces()).map(|f| a.face_normal(f)).collect();
     axes.extend((0..b.num_faces()).map(|g| -rel.transform_vector(&b.face_normal(g))));
+    // Each pair of edges by their directions and, where an edge of merged faces takes their line
+    // for its direction, by their own spans (tail to head) too.
+    let leaning = |p: &Polyhedron, e: &PolyhedronEdge| {
+        let span = (p.vertex(e.head()) - p.vertex(e.tail())).normalize();
+        ((span - e.direction()).norm() > 1e-12).then_some(span)
+    };
+    let leaning_b: Vec<_> = b.edges().iter().map(|e| leaning(b, e)).collect();
     for ea in a.edges() {
-        for eb in b.edges() {
-            let c = ea.direction().cross(&rel.transform_vector(&eb.direction()));
-            if c.norm() > 1e-9 {
-                axes.push(c.normalize());
-                axes.push(-c.normalize());
+        let leaning_a = leaning(a, ea);
+        for (eb, leaning_b) in b.edges().iter().zip(&leaning_b) {
+            let by_direction = ea.direction().cross(&rel.transform_vector(&eb.direction()));
+            let by_span = (leaning_a.is_some() || leaning_b.is_some()).then(|| {
+                let u = leaning_a.unwrap_or(ea.direction());
+                u.cross(&rel.transform_vector(&leaning_b.unwrap_or(eb.direction())))
+            });
+            for c in std::iter::once(by_direction).chain(by_span) {
+                if c.norm() > 1e-9 {
+                    axes.push(c.normalize());
+                    axes.push(-c.normalize());
+                }
             }
         }
     }
@@ -319,6 +342,10 @@ proptest! {
             prop_assert!(!got.contact.touching);
             prop_assert!(got.contact.separation <= -depth + 1e-12);
         }
+        // The answer is the bodies' own overlap (or gap) along its normal.
+        let along = overlap_over_vertices(&a, &placed_vertices(&b, &rel), &got.contact.normal);
+        let signed = got.contact.penetration - got.contact.separation;
+        prop_assert!((signed - along).abs() <= 1e-12 * (1.0 + along.abs()), "{} vs {}", signed, along);
     }
 
     #[test]
@@ -683,23 +710,43 @@ proptest! {
     }
 }
 
-#[test]
-fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
-    // B's edge 11 (2.5 long) joins merged faces, so its direction is their line, 1e-8 off its
-    // span, and its ends differ by 1.1e-8 in height along the e-e axis. The answer took the gap
-    // from the edges' tails and reported the pair 1.1e-8 further apart than the support planes
-    // along its own axis are (a proptest draw CI met); it now takes the support vertices' gap.
-    // The motion certificate recorded from that answer kept the same tail for A's side.
-    let a = random_body(166, 9);
+/// A pair of bodies whose crossing edges lean (B's edge 11 joins merged faces, so its direction
+/// is their line, 1e-8 off its span): the bodies of two proptest draws, B at `distance` along
+/// `direction`, turned by `turn` (axis times angle).
+fn leaning_crossing(
+    seed_a: u64,
+    points_a: usize,
+    direction: [f64; 3],
+    distance: f64,
+    turn: [f64; 3],
+) -> (Polyhedron, Polyhedron, Pose) {
     let b = random_body(565 + 7919, 28);
-    let d = Vector3::new(-0.9556626350165808, 0.7822686716065697, 0.0);
-    let rel = pose(
-        (d.normalize() * 2.8481346724309566).into(),
-        [-2.2895488995545, -1.1838537657533104, -2.5127778249858803],
-    );
     let edge = b.edge(11);
     let span = (b.vertex(edge.head()) - b.vertex(edge.tail())).normalize();
     assert!((edge.direction() - span).norm() > 1e-9);
+    let d = Vector3::from(direction).normalize();
+    (
+        random_body(seed_a, points_a),
+        b,
+        pose((d * distance).into(), turn),
+    )
+}
+
+#[test]
+fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
+    // The search's axis is square to the edges' directions, so not to B's edge 11 itself: its
+    // ends differ by 1.1e-8 in height along it. The answer took the gap from the edges' tails and
+    // reported the pair 1.1e-8 further apart than the support planes along its own axis are (a
+    // proptest draw CI met); it now takes the support vertices' gap along that axis or the one
+    // square to both edges' spans, whichever is larger. The motion certificate recorded from
+    // that answer kept the same tail for A's side.
+    let (a, b, rel) = leaning_crossing(
+        166,
+        9,
+        [-0.9556626350165808, 0.7822686716065697, 0.0],
+        2.8481346724309566,
+        [-2.2895488995545, -1.1838537657533104, -2.5127778249858803],
+    );
     let (depth, _) = sat(&a, &b, &rel);
     // Both orders, cold, then warm at the same placement: the second answer is the motion
     // certificate's, whose plane keeps A's support value along the axis (it kept the tail's of
@@ -709,14 +756,49 @@ fn an_edge_along_its_faces_line_gives_its_own_support_gap() {
         let mut warm = WarmState::cold();
         for query in 0..2 {
             let got = detect(x, y, placed, &mut warm);
+            let gap_along =
+                -overlap_over_vertices(x, &placed_vertices(y, placed), &got.contact.normal);
             assert!(!got.contact.touching);
             assert_eq!(got.contact.iterations == 0, query == 1);
+            // A certified lower bound of the gap along its normal, and (cold) the SAT's gap.
+            assert!(got.contact.separation <= gap_along + 1e-12);
+            let off = got.contact.separation + depth;
             assert!(
-                got.contact.separation <= -depth + 1e-12,
+                off <= 1e-12 && (query == 1 || off >= -1e-12),
                 "query {query}: {} against the SAT's {}",
                 got.contact.separation,
                 -depth
             );
         }
+    }
+}
+
+#[test]
+fn a_crossing_of_leaning_edges_overlaps_by_its_support_vertices() {
+    // A proptest draw: the search's best cover is a crossing of B's leaning edge 11, and the
+    // edges' tails understated the overlap along its axis by 2.3e-9 (on a depth of 1.16). The
+    // answer is now the overlap of the support vertices along that axis or the one square to the
+    // edges' spans, whichever is smaller: the bodies' own overlap along the reported normal, and
+    // the SAT's minimum over all the edges' directions and spans.
+    let (a, b, rel) = leaning_crossing(
+        814,
+        4,
+        [0.618575931783913, 0.6672197934641095, 0.0],
+        0.49937740768108274,
+        [0.0, -0.901182344276469, 0.0],
+    );
+    let (depth, _) = sat(&a, &b, &rel);
+    let swapped = rel.relative(&pose([0.0; 3], [0.0; 3]));
+    for (x, y, placed) in [(&a, &b, &rel), (&b, &a, &swapped)] {
+        let got = detect(x, y, placed, &mut WarmState::cold());
+        let along = overlap_over_vertices(x, &placed_vertices(y, placed), &got.contact.normal);
+        assert!(got.contact.touching);
+        assert!((got.contact.penetration - along).abs() <= 1e-12);
+        assert!(
+            (got.contact.penetration - depth).abs() <= 1e-12,
+            "{} against the SAT's {}",
+            got.contact.penetration,
+            depth
+        );
     }
 }

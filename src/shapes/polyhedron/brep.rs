@@ -100,6 +100,9 @@ pub(super) struct BoundaryRepresentation {
     pub face_loop_vertices: Vec<usize>,
     /// The edges of each face: edge `k` joins loop vertices `k` and `k + 1`.
     pub face_loop_edges: Vec<usize>,
+    /// Whether some edge takes its faces' line for its direction rather than its span
+    /// (`edge_direction`): an edge of merged faces that leans off that line beyond rounding.
+    pub leaning_edges: bool,
 }
 
 impl BoundaryRepresentation {
@@ -175,13 +178,16 @@ impl BoundaryRepresentation {
 
         let (face_normals, face_offsets) =
             face_planes(&positions, &face_loop_offsets, &face_loop_vertices);
+        let mut leaning_edges = false;
         for edge in &mut edges {
-            edge.direction = edge_direction(
+            let (direction, leaning) = edge_direction(
                 &face_normals[edge.left_face()],
                 &face_normals[edge.right_face()],
                 &positions[edge.tail()],
                 &positions[edge.head()],
             );
+            edge.direction = direction;
+            leaning_edges |= leaning;
         }
         let mut brep = BoundaryRepresentation {
             source_indices: used.iter().map(|&p| source_indices[p]).collect(),
@@ -195,6 +201,7 @@ impl BoundaryRepresentation {
             face_loop_offsets,
             face_loop_vertices,
             face_loop_edges,
+            leaning_edges,
         };
         brep.build_vertex_rings()?;
         Ok(brep)
@@ -313,27 +320,28 @@ fn face_planes(
 /// plate under a 1.2e-8 tolerance pointed 60 degrees off its faces' line, and an edge-edge axis
 /// built on it declared a pair 0.16 apart that overlapped by 0.011. Beyond rounding (a thousand
 /// units in the last place of each: the normals' over the sine of the faces' angle, the
-/// positions' over the edge's length) the faces' line is taken.
+/// positions' over the edge's length) the faces' line is taken. Returns the direction and
+/// whether it is that line (the edge leans off it).
 fn edge_direction(
     left: &Vector3<f64>,
     right: &Vector3<f64>,
     tail: &Vector3<f64>,
     head: &Vector3<f64>,
-) -> Vector3<f64> {
+) -> (Vector3<f64>, bool) {
     let span = head - tail;
     let length = span.norm();
     let along = span / length;
     let line = left.cross(right);
     let sine = line.norm();
     if sine == 0.0 {
-        return along;
+        return (along, false);
     }
     let line = line / sine;
     let rounding = 1e3 * f64::EPSILON * (1.0 / sine + tail.norm().max(head.norm()) / length);
     if line.cross(&along).norm() <= rounding && line.dot(&along) > 0.0 {
-        along
+        (along, false)
     } else {
-        line
+        (line, true)
     }
 }
 

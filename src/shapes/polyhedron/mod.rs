@@ -322,6 +322,13 @@ impl Polyhedron {
         self.tolerance
     }
 
+    /// Whether some edge of the hull leans off the line where its two faces' planes meet (beyond
+    /// rounding; an edge of merged faces a few tolerances long can): such an edge takes that line
+    /// for its [`direction`](PolyhedronEdge::direction), not its span from tail to head.
+    pub fn has_leaning_edges(&self) -> bool {
+        self.brep.leaning_edges
+    }
+
     /// The volume of the solid.
     pub fn volume(&self) -> f64 {
         self.volume
