@@ -170,8 +170,17 @@ fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
         let sine = edge.direction().cross(&span).norm() / span.norm();
         let allowed = 2.0 * PLANARITY_ALLOWANCE * tol / (span.norm() * line.norm()) + 1e-14;
         // (On an edge so short that its ends' allowance reaches across it, even the sense of
-        // the span is free.)
-        let same_sense = edge.direction().dot(&span) > 0.0 || allowed >= 1.0;
+        // the span is free; so it is where the two faces lie in each other's planes within the
+        // allowance, and the sense of their line is that of their normals' round-off.)
+        let in_plane_of = |f: usize, g: usize| {
+            p.face_vertices(f).iter().all(|&v| {
+                let height = p.face_normal(g).dot(&p.vertex(v)) - p.face_offset(g);
+                height.abs() <= 2.0 * PLANARITY_ALLOWANCE * tol
+            })
+        };
+        let (left, right) = (edge.left_face(), edge.right_face());
+        let coplanar = in_plane_of(left, right) && in_plane_of(right, left);
+        let same_sense = edge.direction().dot(&span) > 0.0 || allowed >= 1.0 || coplanar;
         assert!(
             sine <= allowed && same_sense,
             "edge {index}: {sine:e} off its span"
