@@ -367,13 +367,25 @@ mod tests {
                 UnitQuaternion::from_scaled_axis(Vector3::from(rb)),
             );
             let (at, to) = (Vector3::new(1.0, -2.0, 3.0), Vector3::from(direction) * apart);
-            let query = |s: f64| {
+            let query = |s: f64, warm: Option<&mut WarmState>| {
                 let body = body_of_size(family, s);
-                collide(&body, &Pose::new(at * s, qa), &body, &Pose::new((at + to) * s, qb), None)
+                collide(&body, &Pose::new(at * s, qa), &body, &Pose::new((at + to) * s, qb), warm)
             };
-            let (one, scaled) = (query(1.0).unwrap(), query(s));
+            let mut warm = WarmState::cold();
+            let (one, scaled) = (query(1.0, None).unwrap(), query(s, Some(&mut warm)));
             prop_assert!(scaled.is_ok(), "{:?}", scaled);
             let c = scaled.unwrap();
+            // A deep overlap of nearly concentric bodies has several common normals, and the cold
+            // search at the ends of the lengths may settle on another one than at size 1 (a long
+            // run of this test met superellipsoids answering a depth of 1.33825 at 2^-99 and 2^99
+            // against 1.33954 at size 1, both common normals). The scaled answer must then be a
+            // common normal at size 1 too: the query there, started from its direction (the warm
+            // state keeps it in A's frame, free of the scale), returns it.
+            let one = if one.touching && (c.normal - one.normal).norm() >= 1e-7 {
+                query(1.0, Some(&mut warm)).unwrap()
+            } else {
+                one
+            };
             let numbers = [c.point_a, c.point_b, c.point, c.normal];
             prop_assert!(numbers.iter().flatten().all(|x| x.is_finite()), "{:?}", c);
             prop_assert!(c.penetration.is_finite() && c.separation.is_finite(), "{:?}", c);
