@@ -1,7 +1,10 @@
-//! The length of a vector, to rounding for any finite vector: the plain `sqrt(x^2 + y^2 + z^2)`
-//! loses precision when the squares fall below the normal range (lengths below about `1e-154`,
-//! where a direction `v / |v|` came out off unit length by up to `1e-6`) and overflows when they
-//! rise above it (lengths above about `1e154`).
+//! The length and direction of a vector, to rounding for any finite vector: the plain
+//! `sqrt(x^2 + y^2 + z^2)` loses precision when the squares fall below the normal range (lengths
+//! below about `1e-154`, where a direction `v / |v|` came out off unit length by up to `1e-6`) and
+//! overflows when they rise above it (lengths above about `1e154`); and a vector of subnormal
+//! components divided by its own length, itself rounded to the coarse grid of subnormal numbers,
+//! is no unit vector (two components of `5e-324` over a length of `5e-324` gave a normal of length
+//! `sqrt(2)`, a long run of the ABI's garbage-input property test found).
 
 use nalgebra::Vector3;
 
@@ -12,29 +15,35 @@ const SQUARED_LOW: f64 = 1.0e-292;
 /// Squared lengths below this cannot have overflowed (`2^1000`).
 const SQUARED_HIGH: f64 = 1.0e301;
 
-/// `|v|` for a finite `v` (any length unit) to a few units in the last place, also for the
-/// smallest and largest vectors, so that `v / |v|` is a unit vector to rounding for any finite
-/// non-zero `v`. A NaN or infinite component gives a NaN or infinite length.
+/// `v / |v|` and `|v|` for a finite `v` (any length unit): the length to a few units in the last
+/// place and the direction a unit vector to rounding, also for the smallest and largest vectors.
+/// A zero `v` gives a length of 0 and a NaN direction (as `v / |v|` does); a NaN or infinite
+/// component gives a NaN or infinite length.
 #[inline(always)]
-pub fn length(v: &Vector3<f64>) -> f64 {
+pub fn direction_and_length(v: &Vector3<f64>) -> (Vector3<f64>, f64) {
     let squared = v.norm_squared();
     if (SQUARED_LOW..SQUARED_HIGH).contains(&squared) {
-        squared.sqrt()
+        let length = squared.sqrt();
+        (v / length, length)
     } else {
-        scaled_length(v)
+        scaled_direction_and_length(v)
     }
 }
 
-/// [`length`] off its common path: `v` divided by its largest component's magnitude first (a
-/// vector of length between 1 and `sqrt(3)`), whose length is then formed safely.
+/// [`direction_and_length`] off its common path: `v` divided by its largest component's magnitude
+/// first (exact for subnormal components; a vector of length between 1 and `sqrt(3)`), whose
+/// direction and length are then formed safely.
 #[cold]
 #[inline(never)]
-fn scaled_length(v: &Vector3<f64>) -> f64 {
+fn scaled_direction_and_length(v: &Vector3<f64>) -> (Vector3<f64>, f64) {
     let largest = v.amax();
     if largest == 0.0 || !v.iter().all(|x| x.is_finite()) {
-        return v.norm();
+        let length = v.norm();
+        return (v / length, length);
     }
-    largest * (v / largest).norm()
+    let scaled = v / largest;
+    let scaled_length = scaled.norm();
+    (scaled / scaled_length, largest * scaled_length)
 }
 
 #[cfg(test)]
@@ -46,28 +55,41 @@ mod tests {
         let v = Vector3::new(3.0, -4.0, 12.0);
         for scale in [1e-320, 1e-300, 1e-160, 1e-150, 1.0, 1e150, 1e160, 1e300] {
             let w = v * scale;
-            let l = length(&w);
+            let (direction, l) = direction_and_length(&w);
             // Subnormal components carry fewer digits themselves.
             let digits = if scale < 1e-300 { 1e-3 } else { 1e-15 };
             assert!(
                 (l / (13.0 * scale) - 1.0).abs() < digits,
                 "{scale:e}: {l:e}"
             );
-            let direction = w / l;
-            assert!(((direction.norm() - 1.0).abs() < 4.0 * f64::EPSILON) || scale < 1e-300);
+            assert!((direction.norm() - 1.0).abs() < 4.0 * f64::EPSILON);
             assert!(
                 (direction - v / 13.0).norm() < digits,
                 "{scale:e}: {direction:?}"
             );
         }
+        // Subnormal components: the direction is formed before the length is rounded.
+        for w in [
+            Vector3::new(0.0, -5e-324, -5e-324),
+            Vector3::new(5e-324, 0.0, 0.0),
+            Vector3::new(1e-320, -3e-321, 5e-324),
+        ] {
+            let (direction, l) = direction_and_length(&w);
+            assert!((direction.norm() - 1.0).abs() < 4.0 * f64::EPSILON, "{w:?}");
+            assert!(direction.dot(&w) > 0.0 && l > 0.0);
+        }
+        let grid = Vector3::new(0.0, -5e-324, -5e-324);
+        assert!((grid / direction_and_length(&grid).1).norm() > 1.4);
         // The plain formula fails at both ends.
         let tiny = v * 1e-160;
         assert!(((tiny / tiny.norm()).norm() - 1.0).abs() > 1e-9);
         assert!((v * 1e160).norm().is_infinite());
-        assert_eq!(length(&Vector3::zeros()), 0.0);
-        assert!(length(&Vector3::new(f64::NAN, 0.0, 0.0)).is_nan());
+        assert_eq!(direction_and_length(&Vector3::zeros()).1, 0.0);
+        assert!(direction_and_length(&Vector3::new(f64::NAN, 0.0, 0.0))
+            .1
+            .is_nan());
         assert_eq!(
-            length(&Vector3::new(f64::INFINITY, 0.0, 1.0)),
+            direction_and_length(&Vector3::new(f64::INFINITY, 0.0, 1.0)).1,
             f64::INFINITY
         );
     }
