@@ -28,6 +28,19 @@ pub mod warm;
 /// cbindgen:ignore
 pub mod world;
 
+/// The case count of a property test that runs `cases` by default, times the environment
+/// variable `DEMCONTACT_PROPTEST_SCALE` when it holds a positive integer: a soak of every property
+/// test (`DEMCONTACT_PROPTEST_SCALE=300 cargo test --release --lib`), which finds the rare draws
+/// a CI run of the default counts meets only now and then.
+#[cfg(test)]
+pub(crate) fn proptest_cases(cases: u32) -> u32 {
+    std::env::var("DEMCONTACT_PROPTEST_SCALE")
+        .ok()
+        .and_then(|scale| scale.parse::<u32>().ok())
+        .filter(|&scale| scale > 0)
+        .map_or(cases, |scale| cases.saturating_mul(scale))
+}
+
 pub use contact::{Contact, ContactKind};
 pub use error::{Error, Result};
 pub use pose::Pose;

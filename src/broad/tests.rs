@@ -193,7 +193,7 @@ fn the_skin_keeps_the_list_while_no_body_moved_half_of_it() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(64)))]
 
     /// The cell list finds exactly direct checking's pairs on random scenes of every density and size
     /// spread, with and without a skin.

@@ -334,7 +334,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(4000)))]
 
         /// Whatever the host passes: OK with finite outputs and a unit normal, or a failure status with
         /// an all-zero contact, an untouched warm state and a message. Never a NaN, never a panic.

@@ -280,6 +280,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
+
         #[test]
         fn swapping_a_and_b_flips_the_normal(ra in 0.1f64..3.0, rb in 0.1f64..3.0,
                                              pa in arb_pose(), pb in arb_pose()) {
@@ -344,7 +346,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(96)))]
 
         /// Every family at the ends of the lengths it takes (bodies from about 1e-150 to 1e150,
         /// or 1e-30 to 1e30, centres from 1e-9 to 2 sizes apart) answers as at size 1, scaled:
@@ -419,7 +421,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1024))]
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(1024)))]
 
         /// A warm record of random finite numbers under any kernel's tag (memory a host never
         /// zeroed) gives a cold query's answer: a superellipsoid record whose direction's square

@@ -129,7 +129,7 @@ fn arb_shape() -> impl Strategy<Value = Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(200)))]
 
     #[test]
     fn swapping_a_and_b_flips_the_normal(a in arb_shape(), b in arb_shape(),

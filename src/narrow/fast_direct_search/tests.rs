@@ -322,7 +322,7 @@ fn a_rounded_body_of_many_faces_matches_the_reference_cold_and_warm() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(200)))]
 
     #[test]
     fn matches_brute_force_sat(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..30, nb in 4usize..30,
@@ -377,7 +377,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(300)))]
 
     /// The world-frame entry point (the certificate on the two world poses, far from the origin)
     /// agrees in kind with a cold evaluation at every step, and a gap it reports is one along its
@@ -424,7 +424,7 @@ fn arb_pose() -> impl Strategy<Value = Pose> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(200)))]
 
     #[test]
     fn swapping_a_and_b_flips_the_normal(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..25, nb in 4usize..25,
@@ -677,7 +677,7 @@ fn a_warm_face_on_face_contact_settles_its_face_edges_without_walking_them() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(300)))]
 
     /// The contact type counted without collecting the vertices is the patch's.
     #[test]

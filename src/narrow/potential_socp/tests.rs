@@ -204,6 +204,8 @@ fn assert_optimal(s: &PotentialSolution) {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
+
     #[test]
     fn optimum_is_a_kkt_point(a in arb_particle(), b in arb_particle(), pa in arb_pose(), pb in arb_pose()) {
         let s = solve(&a, &b, &pa.relative(&pb));

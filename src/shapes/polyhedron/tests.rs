@@ -665,7 +665,7 @@ fn check_any(points: &[Vector3<f64>]) -> std::result::Result<(), TestCaseError> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(96)))]
 
     #[test]
     fn grid_point_sets_give_valid_hulls(points in prop::collection::vec(grid_point(), 4..60)) {
