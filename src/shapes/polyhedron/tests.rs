@@ -170,17 +170,37 @@ fn assert_valid(p: &Polyhedron, input: &[Vector3<f64>]) {
         let sine = edge.direction().cross(&span).norm() / span.norm();
         let allowed = 2.0 * PLANARITY_ALLOWANCE * tol / (span.norm() * line.norm()) + 1e-14;
         // (On an edge so short that its ends' allowance reaches across it, even the sense of
-        // the span is free; so it is where the two faces lie in each other's planes within the
-        // allowance, and the sense of their line is that of their normals' round-off.)
+        // the span is free; so it is where the sense of the faces' line is that of their normals'
+        // round-off: where the two faces lie in each other's planes within the allowance, or
+        // where one of them is a sliver no wider than the allowance (twice its area over its
+        // longest chord), as a noisy lattice's collinear points can leave along an edge of the
+        // body.)
+        let allowance = 2.0 * PLANARITY_ALLOWANCE * tol;
         let in_plane_of = |f: usize, g: usize| {
             p.face_vertices(f).iter().all(|&v| {
                 let height = p.face_normal(g).dot(&p.vertex(v)) - p.face_offset(g);
-                height.abs() <= 2.0 * PLANARITY_ALLOWANCE * tol
+                height.abs() <= allowance
             })
         };
+        let sliver = |f: usize| {
+            let corners: Vec<Vector3<f64>> =
+                p.face_vertices(f).iter().map(|&v| p.vertex(v)).collect();
+            let area = corners
+                .windows(2)
+                .map(|w| (w[0] - corners[0]).cross(&(w[1] - corners[0])))
+                .sum::<Vector3<f64>>()
+                .norm()
+                * 0.5;
+            let chord = corners
+                .iter()
+                .flat_map(|x| corners.iter().map(move |y| (x - y).norm()))
+                .fold(0.0, f64::max);
+            2.0 * area <= allowance * chord
+        };
         let (left, right) = (edge.left_face(), edge.right_face());
-        let coplanar = in_plane_of(left, right) && in_plane_of(right, left);
-        let same_sense = edge.direction().dot(&span) > 0.0 || allowed >= 1.0 || coplanar;
+        let free_sense =
+            (in_plane_of(left, right) && in_plane_of(right, left)) || sliver(left) || sliver(right);
+        let same_sense = edge.direction().dot(&span) > 0.0 || allowed >= 1.0 || free_sense;
         assert!(
             sine <= allowed && same_sense,
             "edge {index}: {sine:e} off its span"
