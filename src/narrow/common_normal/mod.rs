@@ -57,7 +57,7 @@ mod restart;
 mod warm_angles;
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
 
 pub use chart::Chart;
 pub use objective::{Bodies, Derivatives, FirstOrder, Points};

@@ -104,7 +104,7 @@ fn placed(a: &Shape, b: &Shape, u: &Vector3<f64>, r: [f64; 3], gap: f64) -> Pose
 /// surface flat where it crosses a body axis) a normal off by 1e-8 moves the point by up to 1e-2
 /// (the saved proptest case of `rigid_motion_of_both_bodies_moves_the_contact`: B's `eps1` 0.31,
 /// an overlap of 0.05), and any of those points is the contact.
-fn point_spread(
+pub(in crate::narrow) fn point_spread(
     a: &Shape,
     pa: &Pose,
     b: &Shape,
