@@ -15,35 +15,52 @@ const SQUARED_LOW: f64 = 1.0e-292;
 /// Squared lengths below this cannot have overflowed (`2^1000`).
 const SQUARED_HIGH: f64 = 1.0e301;
 
-/// `v / |v|` and `|v|` for a finite `v` (any length unit): the length to a few units in the last
-/// place and the direction a unit vector to rounding, also for the smallest and largest vectors.
-/// A zero `v` gives a length of 0 and a NaN direction (as `v / |v|` does); a NaN or infinite
-/// component gives a NaN or infinite length.
+/// `|v|` for a finite `v` (any length unit) to a few units in the last place, also for the
+/// smallest and largest vectors. A NaN or infinite component gives a NaN or infinite length.
 #[inline(always)]
-pub fn direction_and_length(v: &Vector3<f64>) -> (Vector3<f64>, f64) {
+pub fn length(v: &Vector3<f64>) -> f64 {
     let squared = v.norm_squared();
     if (SQUARED_LOW..SQUARED_HIGH).contains(&squared) {
-        let length = squared.sqrt();
-        (v / length, length)
+        squared.sqrt()
     } else {
-        scaled_direction_and_length(v)
+        scaled_length(v)
     }
 }
 
-/// [`direction_and_length`] off its common path: `v` divided by its largest component's magnitude
-/// first (exact for subnormal components; a vector of length between 1 and `sqrt(3)`), whose
-/// direction and length are then formed safely.
+/// [`length`] off its common path: `v` divided by its largest component's magnitude first (a
+/// vector of length between 1 and `sqrt(3)`), whose length is then formed safely.
 #[cold]
 #[inline(never)]
-fn scaled_direction_and_length(v: &Vector3<f64>) -> (Vector3<f64>, f64) {
+fn scaled_length(v: &Vector3<f64>) -> f64 {
     let largest = v.amax();
     if largest == 0.0 || !v.iter().all(|x| x.is_finite()) {
-        let length = v.norm();
-        return (v / length, length);
+        return v.norm();
     }
-    let scaled = v / largest;
-    let scaled_length = scaled.norm();
-    (scaled / scaled_length, largest * scaled_length)
+    largest * (v / largest).norm()
+}
+
+/// Lengths from here up have squares in the normal range: `v / length(v)` is a unit vector to
+/// rounding.
+const LENGTH_LOW: f64 = 1.0e-146;
+
+/// `v / |v|` for a finite non-zero `v` of length `length` ([`length`]): a unit vector to rounding
+/// for any such `v`, also one of subnormal components (formed from `v` over its largest
+/// component's magnitude there, which is exact).
+#[inline(always)]
+pub fn direction(v: &Vector3<f64>, length: f64) -> Vector3<f64> {
+    if length >= LENGTH_LOW {
+        v / length
+    } else {
+        scaled_direction(v)
+    }
+}
+
+/// [`direction`] off its common path.
+#[cold]
+#[inline(never)]
+fn scaled_direction(v: &Vector3<f64>) -> Vector3<f64> {
+    let scaled = v / v.amax();
+    scaled / scaled.norm()
 }
 
 #[cfg(test)]
@@ -55,7 +72,8 @@ mod tests {
         let v = Vector3::new(3.0, -4.0, 12.0);
         for scale in [1e-320, 1e-300, 1e-160, 1e-150, 1.0, 1e150, 1e160, 1e300] {
             let w = v * scale;
-            let (direction, l) = direction_and_length(&w);
+            let l = length(&w);
+            let direction = direction(&w, l);
             // Subnormal components carry fewer digits themselves.
             let digits = if scale < 1e-300 { 1e-3 } else { 1e-15 };
             assert!(
@@ -74,22 +92,21 @@ mod tests {
             Vector3::new(5e-324, 0.0, 0.0),
             Vector3::new(1e-320, -3e-321, 5e-324),
         ] {
-            let (direction, l) = direction_and_length(&w);
+            let l = length(&w);
+            let direction = direction(&w, l);
             assert!((direction.norm() - 1.0).abs() < 4.0 * f64::EPSILON, "{w:?}");
             assert!(direction.dot(&w) > 0.0 && l > 0.0);
         }
         let grid = Vector3::new(0.0, -5e-324, -5e-324);
-        assert!((grid / direction_and_length(&grid).1).norm() > 1.4);
+        assert!((grid / length(&grid)).norm() > 1.4);
         // The plain formula fails at both ends.
         let tiny = v * 1e-160;
         assert!(((tiny / tiny.norm()).norm() - 1.0).abs() > 1e-9);
         assert!((v * 1e160).norm().is_infinite());
-        assert_eq!(direction_and_length(&Vector3::zeros()).1, 0.0);
-        assert!(direction_and_length(&Vector3::new(f64::NAN, 0.0, 0.0))
-            .1
-            .is_nan());
+        assert_eq!(length(&Vector3::zeros()), 0.0);
+        assert!(length(&Vector3::new(f64::NAN, 0.0, 0.0)).is_nan());
         assert_eq!(
-            direction_and_length(&Vector3::new(f64::INFINITY, 0.0, 1.0)).1,
+            length(&Vector3::new(f64::INFINITY, 0.0, 1.0)),
             f64::INFINITY
         );
     }

@@ -1,6 +1,6 @@
 //! Sphere-sphere contact, exact in closed form.
 
-use super::length::direction_and_length;
+use super::length::{direction, length};
 use crate::contact::{Contact, ContactKind};
 use crate::shapes::Sphere;
 use crate::warm::WarmState;
@@ -27,12 +27,12 @@ pub fn sphere_sphere(
 ) -> Contact {
     let warm_started = warm.claim(KERNEL);
     let centre_b = centre_b - centre_a;
-    // Accurate for the smallest and largest distances too (`direction_and_length`), so the
-    // normal is a unit vector to rounding.
-    let (direction, distance) = direction_and_length(&centre_b);
+    // Accurate for the smallest and largest distances too (`length`, `direction`), so the normal
+    // is a unit vector to rounding.
+    let distance = length(&centre_b);
     let radii = a.radius() + b.radius();
     let normal = if distance > CONCENTRIC * radii {
-        direction
+        direction(&centre_b, distance)
     } else if warm_started {
         Vector3::new(warm.data[0], warm.data[1], warm.data[2])
     } else {
