@@ -322,9 +322,11 @@ impl Polyhedron {
         self.tolerance
     }
 
-    /// Whether some edge of the hull leans off the line where its two faces' planes meet (beyond
-    /// rounding; an edge of merged faces a few tolerances long can): such an edge takes that line
-    /// for its [`direction`](PolyhedronEdge::direction), not its span from tail to head.
+    /// Whether some edge of the hull leans off the line where its two faces' planes meet, beyond
+    /// rounding (an edge of merged faces a few tolerances long can, and one between nearly
+    /// coplanar faces or sliver faces, whose normals round-off sets, may even run against it):
+    /// such an edge takes that line for its [`direction`](PolyhedronEdge::direction), not its
+    /// span from tail to head.
     pub fn has_leaning_edges(&self) -> bool {
         self.brep.leaning_edges
     }
