@@ -321,7 +321,7 @@ fn evaluate_in_full(
     let outcome = search(&pair, seed, &mut hints);
     let mut best = outcome.best;
     if let Cover::EdgeEdge { edge_a, edge_b } = best.cover {
-        if a.has_leaning_edges() || b.has_leaning_edges() {
+        if pair.has_leaning_edges() {
             (best.axis, best.overlap) = crossing_answer(&pair, &best, edge_a, edge_b);
         }
     }

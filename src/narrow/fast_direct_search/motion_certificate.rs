@@ -138,7 +138,7 @@ pub fn record(
             // higher, by up to the tolerance; and the axis may be square to the edges' spans).
             let n = best.axis;
             let tail = a.edge(edge_a).tail();
-            let top = if a.has_leaning_edges() || b.has_leaning_edges() {
+            let top = if pair.has_leaning_edges() {
                 a.support_vertex(&n, tail)
             } else {
                 tail

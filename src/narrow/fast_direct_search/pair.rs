@@ -142,6 +142,14 @@ impl<'a> PolyhedronPair<'a> {
         }
     }
 
+    /// Whether either body has leaning edges ([`Polyhedron::has_leaning_edges`]): then an
+    /// edge-edge cover's tails do not give its exact overlap, and its answer is taken from the
+    /// support vertices (`crossing_answer`, and the motion certificate's record).
+    #[inline]
+    pub fn has_leaning_edges(&self) -> bool {
+        self.a.has_leaning_edges() || self.b.has_leaning_edges()
+    }
+
     /// A vertex of A farthest along `cover`'s axis and a vertex of B lowest along it: features of
     /// the cover itself (a face's first vertex, an edge's tail), so no support search is needed.
     #[inline]
