@@ -10,8 +10,9 @@
 //! is a separating plane: the pair is excluded there and then.
 //!
 //! * **Initial detection** ([`search`], no seed): the covers are evaluated with an exact bound that
-//!   skips those that cannot be the deepest (see [`search`]), after the face of each body whose
-//!   plane comes nearest to passing below the other body's inner ball.
+//!   skips those that cannot be the deepest (see [`search`]), after a face of each body whose
+//!   plane comes near to passing below the other body's inner ball (the nearest, or on a body of
+//!   more than 40 faces where a climb over the faces ends).
 //! * **Updated detection**: the previous step's cover, kept in the pair's warm state (body-frame
 //!   feature indices), is evaluated first. For a pair that was apart it is the cached separating
 //!   plane: while the cover's own vertex (or B's edge), evaluated where it now is, stays on its

@@ -494,10 +494,76 @@ fn gather_faces_by_tree(
     below
 }
 
+/// Faces beyond which (up to [`MANY_FACES`]) a new pair's first face of a body is found by a
+/// climb ([`first_face`]) rather than a scan of every face. On the bench's cold random pairs of
+/// 4-60 vertices that took 6 % fewer instructions; on fewer faces the scan costs no more than the
+/// climb's support search, and on the sliding pairs of 4-24 vertices (up to 44 faces) the climb
+/// from 24 faces on took 0.6 % more.
+const CLIMB_FACES: usize = 40;
+
+/// The face of `body` whose v-f cover a new pair evaluates first: a face with a low ball bound
+/// `d_f - n_f . c` (the other body's centre `c` in `body`'s frame; the radius is the same for all
+/// faces), whose plane comes near to passing below the other body.
+///
+/// On a body of more than [`CLIMB_FACES`] faces and at most [`MANY_FACES`], it is not the lowest
+/// of all but where a climb ends: from the faces at the body's vertex farthest towards `c` (its
+/// support vertex along `c` less the centroid, searched from `hint`), through the faces across
+/// their edges while the bound falls. That vertex becomes the body's `hint` when it had none, so
+/// that the first support search of that body starts near the contact instead of scanning. On
+/// other bodies it is the face of the lowest bound ([`lowest_ball_bound`]).
+#[inline]
+fn first_face(
+    body: &Polyhedron,
+    centre: &Vector3<f64>,
+    many_faces: usize,
+    hint: &mut usize,
+) -> usize {
+    let count = body.num_faces();
+    if count <= CLIMB_FACES || count > MANY_FACES {
+        return lowest_ball_bound(body, centre, many_faces);
+    }
+    climb_to_first_face(body, centre, hint)
+}
+
+/// The climb of [`first_face`], out of line: the scan's path keeps the code it had.
+#[inline(never)]
+fn climb_to_first_face(body: &Polyhedron, centre: &Vector3<f64>, hint: &mut usize) -> usize {
+    let vertex = body.support_vertex(&(centre - body.centroid()), *hint);
+    if *hint >= body.num_vertices() {
+        *hint = vertex;
+    }
+    let (normals, offsets) = (body.face_normals(), body.face_offsets());
+    let bound = |f: usize| offsets[f] - normals[f].dot(centre);
+    let lowest_of = |faces: &mut dyn Iterator<Item = usize>, start: (usize, f64)| {
+        faces.fold(start, |best, f| {
+            let b = bound(f);
+            if b < best.1 {
+                (f, b)
+            } else {
+                best
+            }
+        })
+    };
+    let faces = body.vertex_faces(vertex);
+    let mut best = lowest_of(&mut faces.iter().copied(), (faces[0], bound(faces[0])));
+    let edge_faces = body.edge_faces();
+    loop {
+        let across = &mut body.face_edges(best.0).iter().map(|&e| {
+            let [left, right] = edge_faces[e];
+            (if left as usize == best.0 { right } else { left }) as usize
+        });
+        let next = lowest_of(across, best);
+        if next.0 == best.0 {
+            return best.0;
+        }
+        best = next;
+    }
+}
+
 /// The face of `body` with the lowest ball bound `d_f - n_f . c` (the other body's centre `c`
 /// in `body`'s frame; the radius is the same for all faces): the plane that comes nearest to
-/// passing below the other body, whose v-f cover is the first evaluated. Through the face planes'
-/// tree on a body of many faces, with the scan's answer.
+/// passing below the other body. Through the face planes' tree on a body of many faces, with the
+/// scan's answer.
 fn lowest_ball_bound(body: &Polyhedron, centre: &Vector3<f64>, many_faces: usize) -> usize {
     if body.num_faces() > many_faces {
         return body.face_lowest_under(centre);
@@ -822,8 +888,9 @@ fn walk_crossings(
 /// The smallest-overlap cover of the pair, or the first separating one.
 ///
 /// `seed`: the previous step's cover (the updated detection of Zheng et al. 2017): evaluated
-/// first, it makes the pruning bound tight at once; without it (the initial detection) the face
-/// of A and the face of B with the lowest ball bound (module documentation) are evaluated first.
+/// first, it makes the pruning bound tight at once; without it (the initial detection) a face of
+/// A and a face of B with a low ball bound (module documentation; `first_face`) are evaluated
+/// first.
 pub fn search(pair: &PolyhedronPair, seed: Option<Cover>, hints: &mut Hints) -> Outcome {
     search_with(pair, seed, hints, MANY_FACES)
 }
@@ -876,13 +943,13 @@ fn search_with(
             }
         }
         None => {
-            // The faces with the lowest ball bounds first: a tight bar early.
-            done_a = lowest_ball_bound(a, &centre_b, many_faces);
+            // Faces with low ball bounds first: a tight bar early.
+            done_a = first_face(a, &centre_b, many_faces, &mut hints.vertex_a);
             let cover_a = lowest.face_a_cover(pair, done_a, hints);
             if run.consider_unwitnessed(cover_a) || settled(&mut run, &cover_a) {
                 return run.outcome();
             }
-            done_b = lowest_ball_bound(b, &centre_a, many_faces);
+            done_b = first_face(b, &centre_a, many_faces, &mut hints.vertex_b);
             let cover_b = face_b_cover(pair, done_b, hints);
             let improves = run.best.map_or(true, |b| cover_b.overlap < b.overlap);
             if run.consider_unwitnessed(cover_b) || (improves && settled(&mut run, &cover_b)) {
@@ -1186,6 +1253,61 @@ mod tests {
             }
         }
         assert!(tree_covers > 0);
+    }
+
+    #[test]
+    fn a_first_face_found_by_a_climb_has_no_lower_face_across_its_edges() {
+        // Rounded bodies of 41 to 128 faces, the other body's centre all around them: the climb
+        // ends on a face whose ball bound no face across its edges beats, never above the bound of
+        // every face at the support vertex towards the centre (where it starts), and that vertex
+        // becomes the hint when there was none; a hint given is kept. Bodies of other face
+        // counts take the face of the lowest bound.
+        use super::super::tests::rounded_body;
+        let bodies = [
+            rounded_body(3, 30),
+            rounded_body(4, 40),
+            rounded_body(5, 60),
+        ];
+        let faces: Vec<usize> = bodies.iter().map(|b| b.num_faces()).collect();
+        assert!(
+            faces.iter().all(|&n| n > CLIMB_FACES && n <= MANY_FACES),
+            "{faces:?}"
+        );
+        for body in &bodies {
+            let bound =
+                |f: usize, c: &Vector3<f64>| body.face_offset(f) - body.face_normal(f).dot(c);
+            for k in 0..200 {
+                let t = k as f64 * 0.37;
+                let direction = Vector3::new(t.cos() * (0.5 * t).sin(), t.sin(), (0.5 * t).cos());
+                let centre = body.centroid() + direction * (1.5 + 0.01 * k as f64);
+                let mut hint = usize::MAX;
+                let f = first_face(body, &centre, MANY_FACES, &mut hint);
+                let vertex = body.support_vertex(&(centre - body.centroid()), usize::MAX);
+                assert_eq!(hint, vertex, "{k}");
+                let edge_faces = body.edge_faces();
+                for &e in body.face_edges(f) {
+                    for g in edge_faces[e] {
+                        assert!(bound(g as usize, &centre) >= bound(f, &centre), "{k}");
+                    }
+                }
+                let at_start = body
+                    .vertex_faces(vertex)
+                    .iter()
+                    .map(|&g| bound(g, &centre))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(bound(f, &centre) <= at_start, "{k}");
+                let mut given = 7;
+                first_face(body, &centre, MANY_FACES, &mut given);
+                assert_eq!(given, 7);
+            }
+        }
+        let cube = super::super::tests::cuboid(0.5, 0.5, 0.5);
+        let centre = Vector3::new(0.3, -2.0, 0.4);
+        let mut hint = usize::MAX;
+        let f = first_face(&cube, &centre, MANY_FACES, &mut hint);
+        assert_eq!(f, lowest_ball_bound(&cube, &centre, MANY_FACES));
+        assert_eq!(hint, usize::MAX);
+        assert!(cube.face_normal(f).y < -0.99);
     }
 
     #[test]
