@@ -325,7 +325,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(200)))]
 
     #[test]
-    fn matches_brute_force_sat(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..30, nb in 4usize..30,
+    fn matches_brute_force_sat(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..48, nb in 4usize..48,
                                dir in prop::array::uniform3(-1.0f64..1.0), rot in prop::array::uniform3(-3.0f64..3.0),
                                dist in 0.0f64..3.0) {
         let a = random_body(sa, na);
