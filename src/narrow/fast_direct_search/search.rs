@@ -510,7 +510,9 @@ const CLIMB_FACES: usize = 40;
 /// support vertex along `c` less the centroid, searched from `hint`), through the faces across
 /// their edges while the bound falls. That vertex becomes the body's `hint` when it had none, so
 /// that the first support search of that body starts near the contact instead of scanning. On
-/// other bodies it is the face of the lowest bound ([`lowest_ball_bound`]).
+/// other bodies it is the face of the lowest bound ([`lowest_ball_bound`]); beyond `MANY_FACES`
+/// (found through the face planes' tree) a vertex of that face becomes the hint, in place of a
+/// scan of up to `COLD_SCAN_LIMIT` vertices.
 #[inline]
 fn first_face(
     body: &Polyhedron,
@@ -519,8 +521,15 @@ fn first_face(
     hint: &mut usize,
 ) -> usize {
     let count = body.num_faces();
-    if count <= CLIMB_FACES || count > MANY_FACES {
+    if count <= CLIMB_FACES {
         return lowest_ball_bound(body, centre, many_faces);
+    }
+    if count > MANY_FACES {
+        let face = lowest_ball_bound(body, centre, many_faces);
+        if *hint >= body.num_vertices() {
+            *hint = body.face_vertices(face)[0];
+        }
+        return face;
     }
     climb_to_first_face(body, centre, hint)
 }
@@ -1301,6 +1310,15 @@ mod tests {
                 assert_eq!(given, 7);
             }
         }
+        // Beyond MANY_FACES: the face of the lowest bound (through the tree), and one of its
+        // vertices as the hint.
+        let big = rounded_body(6, 200);
+        assert!(big.num_faces() > MANY_FACES);
+        let centre = Vector3::new(2.0, 0.5, -0.3);
+        let mut hint = usize::MAX;
+        let f = first_face(&big, &centre, MANY_FACES, &mut hint);
+        assert_eq!(f, lowest_ball_bound(&big, &centre, usize::MAX));
+        assert!(big.face_vertices(f).contains(&hint));
         let cube = super::super::tests::cuboid(0.5, 0.5, 0.5);
         let centre = Vector3::new(0.3, -2.0, 0.4);
         let mut hint = usize::MAX;
