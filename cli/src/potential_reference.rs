@@ -454,6 +454,26 @@ mod tests {
     use super::*;
     use crate::potential_pairs;
 
+    /// Our optimum of eq. (6) for the pair: the world point, and the whole answer.
+    fn our_optimum(
+        a: &PotentialParticle,
+        pa: &Pose,
+        b: &PotentialParticle,
+        pb: &Pose,
+    ) -> (
+        Vector3<f64>,
+        demcontact::narrow::potential_socp::PotentialSolution,
+    ) {
+        let ours = demcontact::narrow::potential_socp::potential_socp(
+            a,
+            b,
+            &pa.relative(pb),
+            &mut demcontact::WarmState::cold(),
+        )
+        .unwrap();
+        (pa.transform_point(&ours.optimum.point), ours)
+    }
+
     #[test]
     fn clarabel_meets_the_sphere_limit_closed_form() {
         // Planes at 100 never activate: spheres of radius R / sqrt(k) = 2 and 1, centres 2.5 apart.
@@ -524,14 +544,7 @@ mod tests {
                 &shapes[(2 * i + 1) % shapes.len()].particle,
             );
             let (pa, pb) = potential_pairs::place(&mut rng, a, b, 0.6..1.02);
-            let ours = demcontact::narrow::potential_socp::potential_socp(
-                a,
-                b,
-                &pa.relative(&pb),
-                &mut demcontact::WarmState::cold(),
-            )
-            .unwrap();
-            let point = pa.transform_point(&ours.optimum.point);
+            let (point, ours) = our_optimum(a, &pa, b, &pb);
             let reference = clarabel_socp_dd(a, &pa, b, &pb).unwrap();
             let size = a.bounding_radius().min(b.bounding_radius());
             let d = (point - reference.point).norm() / size;
@@ -576,14 +589,7 @@ mod tests {
             (shapes[ia].name, shapes[ib].name),
             ("prism 1:8 (Test B)", "prism 1:8 (Test B)")
         );
-        let ours = demcontact::narrow::potential_socp::potential_socp(
-            a,
-            b,
-            &pa.relative(&pb),
-            &mut demcontact::WarmState::cold(),
-        )
-        .unwrap();
-        let point = pa.transform_point(&ours.optimum.point);
+        let (point, _) = our_optimum(a, &pa, b, &pb);
         let reference = clarabel_socp(a, &pa, b, &pb).unwrap();
         let best = clarabel_socp_dd(a, &pa, b, &pb).unwrap().point;
         let size = a.bounding_radius().min(b.bounding_radius());
@@ -605,15 +611,8 @@ mod tests {
                 &shapes[(i / shapes.len() + i) % shapes.len()].particle,
             );
             let (pa, pb) = potential_pairs::place(&mut rng, a, b, 0.8..1.05);
-            let ours = demcontact::narrow::potential_socp::potential_socp(
-                a,
-                b,
-                &pa.relative(&pb),
-                &mut demcontact::WarmState::cold(),
-            )
-            .unwrap();
+            let (point, _) = our_optimum(a, &pa, b, &pb);
             let reference = clarabel_socp(a, &pa, b, &pb).unwrap();
-            let point = pa.transform_point(&ours.optimum.point);
             let agreed = agreement(a, &pa, b, &pb, &point, &reference, None);
             assert!(agreed.s_relative < 1e-7, "{agreed:?}");
             assert!(agreed.objective_excess >= -1e-14, "{agreed:?}");
