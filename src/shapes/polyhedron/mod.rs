@@ -118,6 +118,9 @@ pub struct Polyhedron {
     /// The face planes in a tree of normal cones ([`Self::below_every_face_plane`]).
     plane_tree: PlaneTree,
     tolerance: f64,
+    /// Whether a face has more than three vertices: only then can a support climb stop short of
+    /// the support (`higher_face_mate` in `support.rs`).
+    merged_faces: bool,
 }
 
 impl Polyhedron {
@@ -300,7 +303,9 @@ impl Polyhedron {
             .collect();
         let flatness = face_flatness.iter().copied().fold(0.0, f64::max);
         let plane_tree = PlaneTree::new(&brep.face_normals, &brep.face_offsets);
+        let merged_faces = (0..brep.face_normals.len()).any(|f| brep.face_vertices(f).len() > 3);
         Ok(Polyhedron {
+            merged_faces,
             plane_tree,
             edge_arcs,
             edge_faces,
