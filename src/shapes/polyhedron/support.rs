@@ -19,7 +19,9 @@ impl Polyhedron {
     /// Up to 32 vertices, a scan of all vertices. Above that, steepest-ascent hill climbing over
     /// the vertex adjacency from `start_hint` (for example the previous step's answer, which
     /// makes the search take a few steps when the direction changes little): on a convex
-    /// polyhedron a vertex with no neighbour farther along `direction` is a farthest vertex.
+    /// polyhedron a vertex with no neighbour farther along `direction` is a farthest vertex. Where
+    /// round-off bends that rule (near-duplicate vertices on a merged face), a climb that stops
+    /// also looks at the other vertices of its vertex's faces of more than three vertices.
     /// A `start_hint` out of range (no hint, e.g. `usize::MAX`) scans all vertices up to 1024 of
     /// them and climbs from vertex 0 above that. A zero or NaN `direction` gives some vertex,
     /// with no further meaning.
