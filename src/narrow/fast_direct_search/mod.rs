@@ -42,6 +42,8 @@ mod patch;
 mod search;
 
 #[cfg(test)]
+mod rough_cases;
+#[cfg(test)]
 mod tests;
 
 pub use pair::{

@@ -802,3 +802,34 @@ fn a_crossing_of_leaning_edges_overlaps_by_its_support_vertices() {
         );
     }
 }
+
+#[test]
+fn a_walk_starts_only_in_a_cell_that_holds_its_first_end() {
+    // Two rough pairs whose B has an edge between near-duplicate vertices that leans off its
+    // span: the walk over B's map started at the vertex lowest along the piece's first end, whose
+    // cell (on the arcs) did not hold that end, met none of the cell's arcs and ended there,
+    // missing the crossing that gave the depth (1.2e-3 and 6.6e-4 of the size too deep).
+    use super::rough_cases::{RoughPair, SEED_27, SEED_51};
+    let points =
+        |xyz: &[[f64; 3]]| -> Vec<Vector3<f64>> { xyz.iter().map(|&p| p.into()).collect() };
+    for (case, pair) in [("seed 27", &SEED_27), ("seed 51", &SEED_51)] {
+        let RoughPair { a, b, .. } = pair;
+        let (a, b) = (
+            Polyhedron::new(&points(a)).unwrap(),
+            Polyhedron::new(&points(b)).unwrap(),
+        );
+        let rel = pair.relative();
+        let back = rel.relative(&Pose::identity());
+        for (x, y, rel) in [(&a, &b, rel), (&b, &a, back)] {
+            let d = detect(x, y, &rel, &mut WarmState::cold());
+            let (depth, _) = sat(x, y, &rel);
+            let slack = 1e-12 * (x.bounding_radius() + y.bounding_radius());
+            assert!(d.contact.touching, "{case}: {:?}", d.contact);
+            assert!(
+                (d.contact.penetration - depth).abs() <= slack,
+                "{case}: {:e} against {depth:e}",
+                d.contact.penetration
+            );
+        }
+    }
+}

@@ -118,9 +118,6 @@ pub struct Polyhedron {
     /// The face planes in a tree of normal cones ([`Self::below_every_face_plane`]).
     plane_tree: PlaneTree,
     tolerance: f64,
-    /// Whether a face has more than three vertices: only then can a support climb stop short of
-    /// the support (`higher_face_mate` in `support.rs`).
-    merged_faces: bool,
 }
 
 impl Polyhedron {
@@ -157,6 +154,12 @@ impl Polyhedron {
     /// The largest factor by which [`Self::new`] coarsens the tolerance of a hull that is not
     /// sound at the scheme's (`100`: up to `1e-6` of the bounding box's diagonal).
     pub const MAX_COARSENING: f64 = 100.0;
+
+    /// Sine of the angle by which a direction outside a vertex's normal cone still counts as in
+    /// it ([`Self::in_normal_cone`]): rounding in the face normals and edge directions, far below
+    /// any angle between two Gauss arcs of a sound hull, so that a direction on a cone's boundary
+    /// (a face-on-face contact, a support along a face normal) stays in the cone it was found in.
+    pub const CONE_ROUNDING: f64 = 1e-12;
 
     /// The convex hull of `points` (body frame, host length unit).
     ///
@@ -303,9 +306,7 @@ impl Polyhedron {
             .collect();
         let flatness = face_flatness.iter().copied().fold(0.0, f64::max);
         let plane_tree = PlaneTree::new(&brep.face_normals, &brep.face_offsets);
-        let merged_faces = (0..brep.face_normals.len()).any(|f| brep.face_vertices(f).len() > 3);
         Ok(Polyhedron {
-            merged_faces,
             plane_tree,
             edge_arcs,
             edge_faces,
