@@ -6,10 +6,11 @@
 //! kept the same corners (the kernel merges points within its construction tolerance, 1e-8 of the
 //! diagonal, the brute-force reference only within 1e-9).
 
-use crate::polyhedron_reference::{random_body, RefPolyhedron};
+use crate::polyhedron_reference::{closest_point_on_polygon, random_body, RefPolyhedron};
 use crate::sampling::{self, SceneRng};
 use demcontact::shapes::{Polyhedron, Shape};
 use demcontact::Pose;
+use nalgebra::Vector3;
 use rand::Rng;
 
 /// A reference solid with the kernel's shape of the same points.
@@ -21,6 +22,13 @@ pub struct KernelBody {
     pub shape: Shape,
     /// Whether the kernel's hull kept exactly the reference's vertices (in order).
     pub same_vertices: bool,
+    /// The largest distance of a reference vertex from the kernel's hull (the convex hull of
+    /// the kernel's vertices, a subset of the reference's), in the solids' length unit: the
+    /// Hausdorff distance of the two solids, `0` where the kernel kept every vertex. Both
+    /// bodies' support functions, and so a pair's depth or distance, differ by at most this.
+    /// Measured to the kernel's face polygons ([`outside_distance`]), so within the faces'
+    /// flatness (two construction tolerances) of the distance to the vertices' hull.
+    pub hull_excess: f64,
 }
 
 impl KernelBody {
@@ -49,10 +57,20 @@ impl KernelBody {
             && (0..polyhedron.num_vertices()).all(|v| {
                 polyhedron.vertex(v) == reference.vertices[polyhedron.vertex_source_index(v)]
             });
+        let hull_excess = if same_vertices {
+            0.0
+        } else {
+            reference
+                .vertices
+                .iter()
+                .map(|x| outside_distance(&polyhedron, x))
+                .fold(0.0, f64::max)
+        };
         Ok(KernelBody {
             reference,
             shape: Shape::Polyhedron(polyhedron),
             same_vertices,
+            hull_excess,
         })
     }
 
@@ -125,11 +143,27 @@ pub fn body_pool(rng: &mut SceneRng, count: usize, max_vertices: usize) -> Vec<K
         .collect()
 }
 
+/// The distance from the body-frame point `x` to the kernel's polyhedron `p` (its length unit,
+/// `0` for a point inside or on it): for a point outside, the nearest point of a convex solid
+/// lies on a face whose plane has the point above it, so the distance is the smallest over those
+/// faces of the distance to the face polygon ([`closest_point_on_polygon`]; the kernel's faces are
+/// flat to two of its tolerances, which bounds the error).
+pub fn outside_distance(p: &Polyhedron, x: &Vector3<f64>) -> f64 {
+    (0..p.num_faces())
+        .filter(|&f| p.face_normal(f).dot(x) > p.face_offset(f))
+        .map(|f| {
+            let polygon: Vec<Vector3<f64>> =
+                p.face_vertices(f).iter().map(|&v| p.vertex(v)).collect();
+            (x - closest_point_on_polygon(x, &p.face_normal(f), &polygon)).norm()
+        })
+        .reduce(f64::min)
+        .unwrap_or(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::polyhedron_reference::sat_penetration;
-    use nalgebra::Vector3;
 
     #[test]
     fn adapter_keeps_the_reference_vertices() {
@@ -142,6 +176,40 @@ mod tests {
             body.polyhedron().num_vertices(),
             body.reference.vertices.len()
         );
+        assert_eq!(body.hull_excess, 0.0);
+    }
+
+    /// A wedge whose rim's faces meet at 2e-3 rad, with a point half a tolerance above both of
+    /// them, beyond the rim's middle: the kernel's hull leaves it out (it lies within the
+    /// tolerance of both face planes) though it is a thousand times farther from the rim, and
+    /// the excess is that distance.
+    #[test]
+    fn the_excess_is_how_far_a_point_left_out_lies_from_the_hull() {
+        let h = 1e-3;
+        let rim = |y: f64| Vector3::new(1.0, y, 0.0);
+        let mut points = vec![
+            Vector3::new(0.0, -1.0, -h),
+            Vector3::new(0.0, 1.0, -h),
+            Vector3::new(0.0, -1.0, h),
+            Vector3::new(0.0, 1.0, h),
+            rim(-1.0),
+            rim(1.0),
+        ];
+        let tolerance = Polyhedron::new(&points).unwrap().tolerance();
+        let beyond = 0.5 * tolerance / h;
+        points.push(Vector3::new(1.0 + beyond, 0.0, 0.0));
+        let body = KernelBody::new(RefPolyhedron::from_points_bruteforce(&points).unwrap());
+        assert_eq!(body.reference.vertices.len(), 7);
+        assert_eq!(body.polyhedron().num_vertices(), 6);
+        assert!(!body.same_vertices);
+        let excess = body.hull_excess;
+        assert!(
+            (excess - beyond).abs() < 1e-9 * beyond,
+            "{excess:e} {beyond:e}"
+        );
+        assert!(excess > 100.0 * body.polyhedron().tolerance());
+        let inside = Vector3::new(0.5, 0.0, 0.0);
+        assert_eq!(outside_distance(body.polyhedron(), &inside), 0.0);
     }
 
     #[test]

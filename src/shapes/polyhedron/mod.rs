@@ -42,6 +42,16 @@
 //! lies above any face plane); the tests check that every input point lies at most one tolerance
 //! above every face plane and that each face's vertices lie at most two tolerances below it.
 //!
+//! That bound holds along the face normals, not in every direction. Beyond an edge whose faces
+//! meet at a small dihedral angle `alpha` (the rim of a thin plate), a point within the tolerance
+//! of both planes can lie up to `tolerance / sin(alpha / 2)` from the hull, and the hull drops it
+//! (a vertex on fewer than three faces): a rim of `alpha = 2e-3` loses a point a thousand
+//! tolerances out (the validation's unit test
+//! `the_excess_is_how_far_a_point_left_out_lies_from_the_hull` builds that case). The hull is then that much inside the input's hull there, and so are its
+//! support function, depths and gaps. On `validate`'s rough point clouds (plates and needles of
+//! aspect up to 1000 with near-duplicate points; 70000 bodies, seeds 1-70) 874 bodies left a point
+//! out beyond a tolerance, the farthest 28 tolerances (3.8e-7 of the size) away.
+//!
 //! # Limits
 //!
 //! Coplanar triangles are merged by growing regions against a refitted plane (see
@@ -57,6 +67,9 @@
 //! 300 lattices at noise `1e-5`, probe `hulltime`, not committed) is refused as degenerate
 //! geometry. Merging non-convex facets during the construction (qhull's pre-merge) would keep
 //! the scheme's tolerance; this implementation does not do it.
+//!
+//! A point left out beyond a sharp edge (above) would stay a corner only if the faces it would
+//! drop from were split at it rather than merged; this implementation does not do that either.
 
 mod brep;
 mod gauss_arc;
