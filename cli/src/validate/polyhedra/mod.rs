@@ -11,7 +11,9 @@
 //! * [`motion`]: blocks sliding and turning in small steps, where the updated (warm-started)
 //!   detection must equal a fresh initial (cold) one at every step, and both the reference;
 //! * [`rough`] (beyond the paper): plates and needles with near-duplicate points, whose hulls the
-//!   kernel merges within its tolerance, in both orders against the reference.
+//!   kernel merges within its tolerance, in both orders against the reference;
+//! * [`rough_motion`] (beyond the paper): those bodies moved as the blocks, warm against cold
+//!   and both against the reference.
 //!
 //! The queries go through the public entry point [`demcontact::narrow::collide`] (world frame).
 
@@ -20,6 +22,7 @@ mod judge;
 mod motion;
 mod random;
 mod rough;
+mod rough_motion;
 
 use super::{Options, Outcome};
 use demcontact::Contact;
@@ -89,11 +92,15 @@ pub fn validate(options: &Options) -> Outcome {
     )
 }
 
+/// Steps of the blocks' motion sequences per step of a rough point clouds' sequence.
+pub const STEPS_PER_ROUGH_STEP: usize = 10;
+
 /// Random pairs of rough point clouds per random pair of the protocol.
 pub const RANDOM_PAIRS_PER_ROUGH: usize = 10;
 
-/// The whole protocol with `pairs` random pairs, motion sequences of `steps` steps and
-/// `pairs / 10` pairs of rough point clouds: the four sections, their tables and checks.
+/// The whole protocol with `pairs` random pairs, motion sequences of `steps` steps,
+/// `pairs / 10` pairs of rough point clouds and rough point clouds' sequences of `steps / 10`
+/// steps: the five sections, their tables and checks.
 pub fn validate_sized(options: &Options, pairs: usize, steps: usize) -> Outcome {
     let started = std::time::Instant::now();
     let sections = [
@@ -101,6 +108,7 @@ pub fn validate_sized(options: &Options, pairs: usize, steps: usize) -> Outcome 
         random::validate(options, pairs),
         motion::validate(options, steps),
         rough::validate(options, (pairs / RANDOM_PAIRS_PER_ROUGH).max(16)),
+        rough_motion::validate(options, (steps / STEPS_PER_ROUGH_STEP).max(2)),
     ];
     super::joined(
         "\n## Convex polyhedra: Fast Direct Search (Zheng et al. 2017) against the exact \

@@ -97,7 +97,7 @@ fn sat_over_hull_axes(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
 }
 
 /// The kernel's vertices of `p` placed at `pose` (world frame).
-fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
+pub(super) fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
     p.vertices()
         .iter()
         .map(|v| pose.transform_point(v))
@@ -106,7 +106,7 @@ fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
 
 /// The overlap of two placed vertex sets along the unit `n` (A to B; negative: a gap): A's
 /// highest vertex along `n` less B's lowest.
-fn vertex_overlap(a: &[Vector3<f64>], b: &[Vector3<f64>], n: &Vector3<f64>) -> f64 {
+pub(super) fn vertex_overlap(a: &[Vector3<f64>], b: &[Vector3<f64>], n: &Vector3<f64>) -> f64 {
     let high = a.iter().map(|v| n.dot(v)).fold(f64::NEG_INFINITY, f64::max);
     let low = b.iter().map(|v| n.dot(v)).fold(f64::INFINITY, f64::min);
     high - low
@@ -119,7 +119,7 @@ fn vertex_overlap(a: &[Vector3<f64>], b: &[Vector3<f64>], n: &Vector3<f64>) -> f
 /// above each face plane, but beyond a sharp edge (the rim of a plate) that can put it farther
 /// from the hull, and each body's support function, so the pair's depth or distance, then
 /// differs from the input's by up to its excess.
-fn pair_tolerance(a: &KernelBody, b: &KernelBody) -> f64 {
+pub(super) fn pair_tolerance(a: &KernelBody, b: &KernelBody) -> f64 {
     let hull = a.polyhedron().tolerance().max(b.polyhedron().tolerance());
     (ROUGH_TOLERANCE * a.size().max(b.size())).max(HULL_TOLERANCES * hull)
         + a.hull_excess
