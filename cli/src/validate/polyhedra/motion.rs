@@ -12,7 +12,7 @@ use crate::sampling;
 use crate::table::{sci, Table};
 use crate::validate::{over_threads, MaxError, MustBeZero, Options, Outcome};
 use demcontact::narrow::collide;
-use demcontact::{Contact, WarmState};
+use demcontact::{Contact, Pose, WarmState};
 
 /// The sequences: which blocks move, and how.
 pub const SEQUENCES: [(Blocks, Mode); 6] = [
@@ -120,21 +120,15 @@ impl Stats {
     /// Runs one sequence.
     fn run(&mut self, m: &Motion) {
         self.sequences += 1;
-        let (a, b) = (&m.a, &m.b);
-        let mut warm = WarmState::cold();
-        for (k, (pose_a, pose_b)) in m.poses.iter().enumerate() {
-            let query = |state: &mut WarmState| -> Contact {
-                collide(&a.shape, pose_a, &b.shape, pose_b, Some(state))
-                    .expect("a polyhedron pair is supported")
-            };
-            let w = query(&mut warm);
-            let c = query(&mut WarmState::cold());
+        let (ra, rb) = (&m.a.reference, &m.b.reference);
+        warm_and_cold(m, |s| {
+            let (w, c) = (&s.warm, &s.cold);
             let failed_before = !self.passed();
             self.steps += 1;
             self.touching += c.touching as u64;
-            self.not_warm.count(k > 0 && !w.warm_started);
+            self.not_warm.count(s.step > 0 && !w.warm_started);
             self.flag_differs.count(w.touching != c.touching);
-            for (covers, x) in [(&mut self.covers_warm, &w), (&mut self.covers_cold, &c)] {
+            for (covers, x) in [(&mut self.covers_warm, w), (&mut self.covers_cold, c)] {
                 let slot = &mut covers[x.touching as usize];
                 slot.0 += 1;
                 slot.1 += x.iterations as u64;
@@ -144,12 +138,11 @@ impl Stats {
                     .add((w.penetration - c.penetration).abs() / c.penetration);
             }
 
-            let (ra, rb) = (&a.reference, &b.reference);
-            let j = judge(ra, pose_a, rb, pose_b, &[&w, &c]);
+            let j = judge(ra, s.pose_a, rb, s.pose_b, &[w, c]);
             self.in_band += j.in_band as u64;
             self.mismatches.0 += j.mismatches + j.uncertified;
             if let Some(sat) = j.penetration {
-                let touching: Vec<&Contact> = [&w, &c].into_iter().filter(|x| x.touching).collect();
+                let touching: Vec<&Contact> = [w, c].into_iter().filter(|x| x.touching).collect();
                 let size = ra.size().max(rb.size());
                 for x in &touching {
                     self.depth
@@ -168,13 +161,62 @@ impl Stats {
                 }
             }
             if !failed_before && !self.passed() && self.first_failure.is_none() {
-                self.first_failure = Some(format!(
-                    "step {k}: reference signed distance {:e}; warm {w:?}; cold {c:?}\n  \
-                     A vertices {:?}\n  pose A {pose_a:?}\n  B vertices {:?}\n  pose B {pose_b:?}",
-                    j.reference, ra.vertices, rb.vertices
-                ));
+                self.first_failure = Some(s.describe(m, j.reference));
             }
-        }
+        });
+    }
+}
+
+/// One step of a sequence, queried twice through [`collide`].
+pub struct Step<'a> {
+    /// The step's index in the sequence.
+    pub step: usize,
+    /// A's pose (world frame).
+    pub pose_a: &'a Pose,
+    /// B's pose (world frame).
+    pub pose_b: &'a Pose,
+    /// The updated detection: the pair's warm state kept from the previous step.
+    pub warm: Contact,
+    /// A fresh initial detection (cold state).
+    pub cold: Contact,
+}
+
+impl Step<'_> {
+    /// The step as a failure report: the reference's signed distance `reference` (the solids'
+    /// length unit), both answers, and the bodies' vertices and poses, to replay it.
+    pub fn describe(&self, m: &Motion, reference: f64) -> String {
+        format!(
+            "step {}: reference signed distance {reference:e}; warm {:?}; cold {:?}\n  \
+             A vertices {:?}\n  pose A {:?}\n  B vertices {:?}\n  pose B {:?}",
+            self.step,
+            self.warm,
+            self.cold,
+            m.a.reference.vertices,
+            self.pose_a,
+            m.b.reference.vertices,
+            self.pose_b
+        )
+    }
+}
+
+/// Queries every step of `m` warm (one warm state carried through the sequence) and cold, and
+/// hands each [`Step`] to `check`, in order.
+pub fn warm_and_cold(m: &Motion, mut check: impl FnMut(&Step)) {
+    let mut warm = WarmState::cold();
+    for (step, (pose_a, pose_b)) in m.poses.iter().enumerate() {
+        let query = |state: &mut WarmState| -> Contact {
+            collide(&m.a.shape, pose_a, &m.b.shape, pose_b, Some(state))
+                .expect("a polyhedron pair is supported")
+        };
+        let warm = query(&mut warm);
+        let cold = query(&mut WarmState::cold());
+        check(&Step {
+            step,
+            pose_a,
+            pose_b,
+            warm,
+            cold,
+        });
     }
 }
 

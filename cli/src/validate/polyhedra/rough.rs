@@ -23,7 +23,7 @@ use crate::table::{sci, Table};
 use crate::validate::{tallied, MaxError, MustBeZero, Options, Outcome, Tally};
 use demcontact::narrow::collide;
 use demcontact::shapes::Polyhedron;
-use demcontact::Pose;
+use demcontact::{Contact, Pose};
 use nalgebra::Vector3;
 use rand::Rng;
 
@@ -97,7 +97,7 @@ fn sat_over_hull_axes(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
 }
 
 /// The kernel's vertices of `p` placed at `pose` (world frame).
-pub(super) fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
+fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
     p.vertices()
         .iter()
         .map(|v| pose.transform_point(v))
@@ -106,10 +106,33 @@ pub(super) fn placed(p: &Polyhedron, pose: &Pose) -> Vec<Vector3<f64>> {
 
 /// The overlap of two placed vertex sets along the unit `n` (A to B; negative: a gap): A's
 /// highest vertex along `n` less B's lowest.
-pub(super) fn vertex_overlap(a: &[Vector3<f64>], b: &[Vector3<f64>], n: &Vector3<f64>) -> f64 {
+fn vertex_overlap(a: &[Vector3<f64>], b: &[Vector3<f64>], n: &Vector3<f64>) -> f64 {
     let high = a.iter().map(|v| n.dot(v)).fold(f64::NEG_INFINITY, f64::max);
     let low = b.iter().map(|v| n.dot(v)).fold(f64::INFINITY, f64::min);
     high - low
+}
+
+/// How far the largest gap reported in `answers` (those apart; world frame) lies above the gap of
+/// the kernel's own vertices of `a` at `pose_a` and `b` at `pose_b` along its normal, in the
+/// larger of the two hulls' tolerances; `0` when none lies above or none is apart. A gap is a
+/// lower bound of the distance (the separating-axis theorem) only if the vertices show it.
+pub(super) fn gap_above_own_vertices(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    answers: &[&Contact],
+) -> f64 {
+    let apart: Vec<&&Contact> = answers.iter().filter(|c| !c.touching).collect();
+    if apart.is_empty() {
+        return 0.0;
+    }
+    let (placed_a, placed_b) = (placed(a, pose_a), placed(b, pose_b));
+    let hull = a.tolerance().max(b.tolerance());
+    apart
+        .iter()
+        .map(|c| (c.separation + vertex_overlap(&placed_a, &placed_b, &c.normal)).max(0.0) / hull)
+        .fold(0.0, f64::max)
 }
 
 /// The band and the depth tolerance of a pair (the solids' length unit): [`ROUGH_TOLERANCE`]
@@ -250,19 +273,16 @@ impl Stats {
         self.in_band += j.in_band as u64;
         self.mismatches.0 += j.mismatches;
         self.uncertified.0 += j.uncertified;
-        let hull = a.polyhedron().tolerance().max(b.polyhedron().tolerance());
-        if [&forward, &backward].iter().any(|c| !c.touching) {
-            // A gap is a lower bound of the distance only if the kernel's own vertices show it
-            // along the normal reported (the separating-axis theorem).
-            let placed_a = placed(a.polyhedron(), &p.pose_a);
-            let placed_b = placed(b.polyhedron(), &p.pose_b);
-            for c in [&forward, &backward].into_iter().filter(|c| !c.touching) {
-                let shown = -vertex_overlap(&placed_a, &placed_b, &c.normal);
-                self.own_gap.add((c.separation - shown).max(0.0) / hull);
-            }
-        }
+        self.own_gap.add(gap_above_own_vertices(
+            a.polyhedron(),
+            &p.pose_a,
+            b.polyhedron(),
+            &p.pose_b,
+            &[&forward, &backward],
+        ));
         if let Some(sat) = j.penetration {
             let own = sat_over_hull_axes(a.polyhedron(), &p.pose_a, b.polyhedron(), &p.pose_b);
+            let hull = a.polyhedron().tolerance().max(b.polyhedron().tolerance());
             for c in [&forward, &backward].into_iter().filter(|c| c.touching) {
                 self.penetrating += 1;
                 let error = (c.penetration - sat.depth).abs();

@@ -8,15 +8,13 @@
 //! input points' SAT ([`super::rough::pair_tolerance`]) and against the kernel's own vertices.
 
 use super::judge::judge_within;
-use super::motion::WARM_COLD_TOLERANCE;
-use super::rough::{pair_tolerance, placed, rough_body, vertex_overlap, HULL_AXES_TOLERANCE};
+use super::motion::{warm_and_cold, WARM_COLD_TOLERANCE};
+use super::rough::{gap_above_own_vertices, pair_tolerance, rough_body, HULL_AXES_TOLERANCE};
 use super::verdict;
 use crate::polyhedron_motion::{motion, GapProfile, Mode, Motion, Steps};
 use crate::sampling;
 use crate::table::{sci, Table};
 use crate::validate::{tallied, MaxError, MustBeZero, Options, Outcome, Tally};
-use demcontact::narrow::collide;
-use demcontact::{Contact, WarmState};
 
 /// Sequences per mode (resting, tumbling).
 pub const SEQUENCES_PER_MODE: usize = 32;
@@ -101,60 +99,48 @@ impl Stats {
             (a.polyhedron().has_leaning_edges() || b.polyhedron().has_leaning_edges()) as u64;
         let size = a.size().max(b.size());
         let tolerance = pair_tolerance(a, b);
-        let hull = a.polyhedron().tolerance().max(b.polyhedron().tolerance());
-        let mut warm = WarmState::cold();
-        for (k, (pose_a, pose_b)) in m.poses.iter().enumerate() {
-            let query = |state: &mut WarmState| -> Contact {
-                collide(&a.shape, pose_a, &b.shape, pose_b, Some(state))
-                    .expect("a polyhedron pair is supported")
-            };
-            let w = query(&mut warm);
-            let c = query(&mut WarmState::cold());
+        warm_and_cold(m, |s| {
+            let (w, c) = (&s.warm, &s.cold);
             let failed_before = !self.passed();
             self.steps += 1;
             self.touching += c.touching as u64;
             self.warm_differs
-                .count((k > 0 && !w.warm_started) || w.touching != c.touching);
+                .count((s.step > 0 && !w.warm_started) || w.touching != c.touching);
             if w.touching && c.touching {
                 self.warm_cold_depth
                     .add((w.penetration - c.penetration).abs() / size);
             }
-            for (covers, x) in [(&mut self.covers_warm, &w), (&mut self.covers_cold, &c)] {
+            for (covers, x) in [(&mut self.covers_warm, w), (&mut self.covers_cold, c)] {
                 covers.0 += 1;
                 covers.1 += x.iterations as u64;
             }
             let j = judge_within(
                 &a.reference,
-                pose_a,
+                s.pose_a,
                 &b.reference,
-                pose_b,
-                &[&w, &c],
+                s.pose_b,
+                &[w, c],
                 tolerance,
                 tolerance,
             );
             self.mismatches.0 += j.mismatches + j.uncertified;
             if let Some(sat) = j.penetration {
-                for x in [&w, &c].into_iter().filter(|x| x.touching) {
+                for x in [w, c].into_iter().filter(|x| x.touching) {
                     self.depth
                         .add((x.penetration - sat.depth).abs() / tolerance);
                 }
             }
-            if !(w.touching && c.touching) {
-                let placed_a = placed(a.polyhedron(), pose_a);
-                let placed_b = placed(b.polyhedron(), pose_b);
-                for x in [&w, &c].into_iter().filter(|x| !x.touching) {
-                    let shown = -vertex_overlap(&placed_a, &placed_b, &x.normal);
-                    self.own_gap.add((x.separation - shown).max(0.0) / hull);
-                }
-            }
+            self.own_gap.add(gap_above_own_vertices(
+                a.polyhedron(),
+                s.pose_a,
+                b.polyhedron(),
+                s.pose_b,
+                &[w, c],
+            ));
             if !failed_before && !self.passed() && self.first_failure.is_none() {
-                self.first_failure = Some(format!(
-                    "step {k}: reference signed distance {:e}; warm {w:?}; cold {c:?}\n  \
-                     A vertices {:?}\n  pose A {pose_a:?}\n  B vertices {:?}\n  pose B {pose_b:?}",
-                    j.reference, a.reference.vertices, b.reference.vertices
-                ));
+                self.first_failure = Some(s.describe(m, j.reference));
             }
-        }
+        });
     }
 }
 
