@@ -1373,3 +1373,180 @@ fn a_record_no_query_wrote_starts_cold() {
         assert_eq!(answer.normal, cold.normal, "{record:?}");
     }
 }
+
+/// A pair of `validate`'s interval 4 (series 2): A at the origin, B at `position` turned by the
+/// unit quaternion `(w, i, j, k)`, bit for bit as the protocol drew them.
+fn interval_four_pair(
+    a: ([f64; 3], [f64; 2]),
+    b: ([f64; 3], [f64; 2]),
+    position: [f64; 3],
+    wijk: [f64; 4],
+) -> (Superellipsoid, Superellipsoid, Pose) {
+    let body =
+        |(r, e): ([f64; 3], [f64; 2])| Superellipsoid::new(r[0], r[1], r[2], e[0], e[1]).unwrap();
+    let rotation = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(
+        wijk[0], wijk[1], wijk[2], wijk[3],
+    ));
+    (
+        body(a),
+        body(b),
+        Pose::new(Vector3::from(position), rotation),
+    )
+}
+
+#[test]
+fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted() {
+    // `validate`, interval 4, series 2, seeds 13, 14 and 20 (chunk 90 pair 1718, chunk 5 pair
+    // 1547, chunk 35 pair 1313): the first descent converged to a common normal 0.24, 1.14 and
+    // 1.45 rad from the constructed (shallowest) one, 0.23 %, 67.5 % and 7.05 % deeper, where a
+    // body's ridge leaves the support gap level across the soft direction although the curvature
+    // radius of A - B there is 48, 780 and 23 times the depth: the trust test took it
+    // (`Bodies::falls_as_curved`).
+    let cases = [
+        (
+            interval_four_pair(
+                (
+                    [0.38503623654818575, 0.4762626500252175, 2.4261360130845957],
+                    [0.3285654799099863, 1.4658987231338378],
+                ),
+                (
+                    [2.1794410749561246, 2.5314864778494757, 1.6006036871212794],
+                    [0.704541073530821, 1.808555328193068],
+                ),
+                [0.12435710627499343, 0.11206601166954698, -4.990299496247177],
+                [
+                    -0.32895081468693244,
+                    0.18746156916529758,
+                    0.6695972123673068,
+                    0.6389750345614604,
+                ],
+            ),
+            [0.225588262561174, 0.236278535557528, -0.9451361750718362],
+            0.001337252531970475,
+        ),
+        (
+            interval_four_pair(
+                (
+                    [0.5732663604594873, 2.0963573347569477, 1.4587653246718526],
+                    [1.771826465646818, 1.6417451596439447],
+                ),
+                (
+                    [0.3351410619500195, 1.2275124486311015, 2.1304098694932967],
+                    [0.3912161837783439, 1.7466522199810395],
+                ),
+                [-0.29702593981027914, -0.8531694634042439, 3.190217394679731],
+                [
+                    0.032248030683478535,
+                    -0.96658650361497,
+                    0.2461134773164263,
+                    -0.06402149505940964,
+                ],
+            ),
+            [0.6946913320702639, -0.37009055955706943, 0.6167956962181056],
+            0.0013165148017165525,
+        ),
+        (
+            interval_four_pair(
+                (
+                    [0.3196905273237895, 1.5716377853671057, 1.2611310619896405],
+                    [1.6011617125174737, 1.7557061957285656],
+                ),
+                (
+                    [2.032427141503, 0.9234272156242687, 2.216234184476645],
+                    [1.8805175675947505, 0.8371236439451033],
+                ),
+                [
+                    0.5455157465650963,
+                    -0.36641496500864973,
+                    -3.4285002029542264,
+                ],
+                [
+                    -0.6043097322948714,
+                    0.3727144020508283,
+                    -0.17944178244578804,
+                    -0.6809510765615052,
+                ],
+            ),
+            [0.8089531210296459, 0.04223288973984365, -0.5863541856255633],
+            0.0013087124069594493,
+        ),
+    ];
+    for (k, ((a, b, pose_b), direction, depth)) in cases.iter().enumerate() {
+        let solution = common_normal(a, b, pose_b, &mut WarmState::cold()).unwrap();
+        let c = solution.contact;
+        assert!(c.touching, "pair {k}");
+        assert!(
+            ((c.penetration - depth) / depth).abs() < 1e-9,
+            "pair {k}: depth {} against {depth}",
+            c.penetration
+        );
+        let angle = (c.normal - Vector3::from(*direction)).norm();
+        assert!(angle < 1e-7, "pair {k}: normal {angle} rad off");
+        assert!(solution.restarts > 0, "pair {k}");
+    }
+}
+
+#[test]
+fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
+    // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
+    // constructed common normal but was not trusted (its curvature radius is below 20 times the
+    // depth); a restart ended 2.3e-6 rad off along a nearly flat valley of the support gap,
+    // higher by rounding alone, and replaced it, and the polish from there stopped 1.2e-6 rad
+    // from the cold answer. Of two answers level to rounding, the nearer common normal is kept.
+    let (a, b, pose_b) = interval_four_pair(
+        (
+            [0.5357462851379475, 1.6230018499170908, 2.9468614043404155],
+            [1.7119791852357267, 0.44531581911012297],
+        ),
+        (
+            [1.9134406928316137, 2.8715662592987314, 2.577325485993072],
+            [1.2671761289428314, 1.8019152865623922],
+        ),
+        [0.8893805045164009, -3.9843310453760146, -2.6325483176290643],
+        [
+            -0.752891167093938,
+            0.1399823284788645,
+            -0.6378240568310629,
+            -0.08209939557102987,
+        ],
+    );
+    // The warm state before that query, as the sequence left it.
+    let mut warm = WarmState {
+        kernel: KERNEL,
+        steps: 7,
+        data: [
+            0.298017447775088,
+            -0.8424531333427084,
+            -0.44884108428560293,
+            1.0,
+            0.29831257460122274,
+            -0.8420661462430735,
+            -0.4493709082552285,
+            1.0,
+            0.29860711628393366,
+            -0.841678741072945,
+            -0.4499007523115022,
+            0.2989010725401467,
+            -0.841290918216507,
+            -0.45043061592300404,
+            4.0,
+        ],
+    };
+    let (sa, sb) = (Shape::Superellipsoid(a), Shape::Superellipsoid(b));
+    let origin = Pose::identity();
+    let warm_answer = collide(&sa, &origin, &sb, &pose_b, Some(&mut warm)).unwrap();
+    let cold_answer = collide(&sa, &origin, &sb, &pose_b, None).unwrap();
+    let direction = Vector3::new(0.2977217361131819, -0.8428397019813444, -0.4483112809307293);
+    for (name, c) in [("warm", warm_answer), ("cold", cold_answer)] {
+        assert!(c.touching, "{name}");
+        let angle = (c.normal - direction).norm();
+        assert!(
+            angle < 1e-7,
+            "{name}: normal {angle} rad off the construction"
+        );
+    }
+    assert!((warm_answer.normal - cold_answer.normal).norm() < 1e-7);
+    assert!(
+        (warm_answer.penetration - cold_answer.penetration).abs() <= 1e-9 * cold_answer.penetration
+    );
+}
