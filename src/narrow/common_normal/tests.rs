@@ -1384,14 +1384,8 @@ fn interval_four_pair(
 ) -> (Superellipsoid, Superellipsoid, Pose) {
     let body =
         |(r, e): ([f64; 3], [f64; 2])| Superellipsoid::new(r[0], r[1], r[2], e[0], e[1]).unwrap();
-    let rotation = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(
-        wijk[0], wijk[1], wijk[2], wijk[3],
-    ));
-    (
-        body(a),
-        body(b),
-        Pose::new(Vector3::from(position), rotation),
-    )
+    // A quaternion unit to within a few ulps is taken as it is: the protocol's bits.
+    (body(a), body(b), Pose::from_wxyz(position, wijk).unwrap())
 }
 
 #[test]
