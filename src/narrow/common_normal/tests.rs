@@ -1481,6 +1481,49 @@ fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted()
 }
 
 #[test]
+fn an_answer_the_polish_leaves_on_a_crease_is_not_trusted() {
+    // `validate`, interval 4, series 2, seed 21, chunk 64 pair 7040: the first descent converged
+    // on the flat side of B (`eps1` 0.13) to a residual of 2.2e-6 of condition (5)_3, where the
+    // curvature radius of A - B is 3000 times the depth; its polish ended on a crease of B's
+    // support function, a maximum of the support gap 0.25 rad from the constructed common
+    // normal and 5.4e-4 of the depth deeper, and the search took it without a restart.
+    let (a, b, pose_b) = interval_four_pair(
+        (
+            [1.2321911987766008, 0.538833697753117, 0.5832833144348963],
+            [0.3919560120852933, 1.6756027011108816],
+        ),
+        (
+            [0.7419707505719066, 0.3564285940009368, 2.3262979588669834],
+            [0.13211837463240889, 1.5424747371477727],
+        ),
+        [1.32473421261041, 2.7500585100961343, 0.3162992924446474],
+        [
+            -0.7444717149874243,
+            0.6526753437025875,
+            -0.07747430655071211,
+            0.11736478658813657,
+        ],
+    );
+    let direction = Vector3::new(
+        0.04475380406720424,
+        0.9909452861783967,
+        -0.12658805955669658,
+    );
+    let depth = 0.0011388940319498845;
+    let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+    let c = solution.contact;
+    assert!(c.touching);
+    assert!(
+        ((c.penetration - depth) / depth).abs() < 1e-9,
+        "depth {} against {depth}",
+        c.penetration
+    );
+    let angle = (c.normal - direction).norm();
+    assert!(angle < 1e-7, "normal {angle} rad off");
+    assert!(solution.restarts > 0);
+}
+
+#[test]
 fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
     // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
     // constructed common normal but was not trusted (its curvature radius is below 20 times the
