@@ -150,6 +150,14 @@ const SMOOTH_RATIO_BOXY: f64 = 1000.0;
 /// (`Bodies::falls_as_curved`).
 const FALL_FRACTION: f64 = 0.5;
 
+/// The angles (rad) from a nearly pointed pair's best answer on a level ridge of the support gap
+/// at which the search starts descents along the ridge (`Bodies::ridge_starts`).
+const RIDGE_ANGLES: [f64; 3] = [0.05, 0.1, 0.2];
+
+/// The smallest radius of curvature of A - B, relative to the depth, below which the support gap
+/// through an answer counts as a level ridge (`Bodies::ridge_starts`).
+const LEVEL_RIDGE_RATIO: f64 = 2.0;
+
 /// The largest angle (rad) one Newton step may turn the contact direction.
 const MAX_STEP: f64 = 0.5;
 
@@ -1117,6 +1125,34 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             .all(|&s| self.points(unit(points.c * cos + soft * s)).support_gap() <= bar)
     }
 
+    /// Starts along a level ridge of the support gap through the answer `points`, or `None` where
+    /// the gap falls away from it: the directions at [`RIDGE_ANGLES`] to either side along the
+    /// soft direction (that of the smallest radius of curvature of A - B, `rho`), when the gap's
+    /// Hessian along it, `-(rho - D)`, is weaker than the depth `D` (`rho < 2 D`, a fall of at
+    /// most 2 % of the depth over 0.2 rad, where the trust test asks `rho >= 20 D`).
+    ///
+    /// Along a nearly pointed body's ridge the gap can stay that level over a wide arc, with
+    /// several maxima close to each other in gap, each basin narrower than the restart lattice's
+    /// spacing. `validate`, interval 4, seed 11 (warm sequence 926, step 20): three maxima
+    /// within 1.7e-7 of each other (4.2e-5 of the depth 1.37e-3) over 0.15 rad, `rho` 1.1 to 2.1
+    /// times the depth; the cold query's restarts all reached the two deeper ones.
+    fn ridge_starts(&self, points: &Points) -> Option<[Vector3<f64>; 2 * RIDGE_ANGLES.len()]> {
+        let depth = -points.support_gap();
+        let der = self.derivatives(points.c);
+        let gram = der.gauss_newton * 0.5;
+        let (half_trace, disc) = symmetric_eigen_split(&gram);
+        let smallest = half_trace - disc;
+        if depth <= 0.0 || smallest.max(0.0).sqrt() >= LEVEL_RIDGE_RATIO * depth {
+            return None;
+        }
+        let soft = Self::soft_direction(&gram, smallest, &der.chart);
+        Some(std::array::from_fn(|k| {
+            let (sin, cos) = RIDGE_ANGLES[k / 2].sin_cos();
+            let side = if k % 2 == 0 { sin } else { -sin };
+            unit(points.c * cos + soft * side)
+        }))
+    }
+
     /// Whether the penetrating answer `points` (converged) is certified to be the global one by
     /// the bodies' rolling balls ([`SmoothConvex::rolling_radius`]), to within [`BALL_SLACK`] of
     /// its depth. Beyond the paper, which restarts to find the global minimum.
@@ -1430,6 +1466,21 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
                 Descent::Converged { points, .. } | Descent::Stalled(points) => {
                     keep(points, &mut best)
+                }
+            }
+        }
+        // A nearly pointed pair's best answer on a level ridge of the support gap: the descents
+        // from along it (`Self::ridge_starts`) reach the ridge's other maxima.
+        if let Some(starts) = best
+            .filter(|_| pointed && !certified)
+            .and_then(|b| self.ridge_starts(&b))
+        {
+            for c in starts {
+                solution.restarts += 1;
+                match self.descend(Start::Derivatives(c), &mut solution.iterations) {
+                    Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
+                    Descent::Converged { points, .. } => keep(points, &mut best),
+                    Descent::Stalled(_) => {}
                 }
             }
         }

@@ -1524,6 +1524,54 @@ fn an_answer_the_polish_leaves_on_a_crease_is_not_trusted() {
 }
 
 #[test]
+fn a_cold_query_finds_the_shallowest_maximum_along_a_level_ridge() {
+    // `validate`, interval 4, seed 11, warm sequence 926, step 20: the support gap has three
+    // maxima within 1.7e-7 of each other over 0.15 rad along a nearly pointed body's ridge (`eps1`
+    // 1.86), where the smallest curvature radius of A - B is 1.1 to 2.1 times the depth; the
+    // cold query's restarts all reached the two deeper ones (4.2e-5 of the depth too deep, 0.053
+    // rad off), which the warm query, following the shallowest, did not.
+    let (a, b, pose_b) = interval_four_pair(
+        (
+            [1.0836602644411133, 0.3789847717159284, 2.2608203856775786],
+            [0.7423801170766612, 1.626615379495624],
+        ),
+        (
+            [0.3348122360487506, 2.0268691525216718, 2.0763905559043225],
+            [1.8550056218945519, 0.9599404504654134],
+        ),
+        [
+            0.018315814578930598,
+            1.2576991188781972,
+            -3.8542959674840125,
+        ],
+        [
+            0.05472409869783886,
+            -0.017017289136495622,
+            0.864977981337732,
+            -0.4985266058025956,
+        ],
+    );
+    // The shallowest maximum, to the accuracy of a brute-force search over 4e5 directions
+    // refined by a compass search (gap -1.369601511e-3).
+    let direction = Vector3::new(
+        0.0012041180947650783,
+        0.5972439563807469,
+        -0.8020587301851942,
+    );
+    let depth = 1.3696015109888999e-3;
+    let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
+    let c = solution.contact;
+    assert!(c.touching);
+    assert!(
+        ((c.penetration - depth) / depth).abs() < 1e-9,
+        "depth {} against {depth}",
+        c.penetration
+    );
+    let angle = (c.normal - direction).norm();
+    assert!(angle < 1e-7, "normal {angle} rad off");
+}
+
+#[test]
 fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
     // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
     // constructed common normal but was not trusted (its curvature radius is below 20 times the
