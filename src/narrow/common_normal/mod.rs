@@ -145,8 +145,8 @@ const SMOOTH_RATIO: f64 = 20.0;
 /// of `validate` were trusted at a depth 0.4-6 % too deep; with 300, one).
 const SMOOTH_RATIO_BOXY: f64 = 1000.0;
 
-/// How much of the depth the support gap must fall, for a nearly pointed pair's answer to be
-/// trusted, where the curvature at the answer predicts a fall of one depth
+/// How much of the depth the support gap must fall, for the answer of a pair with a nearly pointed
+/// or nearly box-like body to be trusted, where the curvature at the answer predicts a fall of one depth
 /// (`Bodies::falls_as_curved`).
 const FALL_FRACTION: f64 = 0.5;
 
@@ -380,7 +380,8 @@ enum Descent {
     /// Converged to a penetrating common normal; `sharpness` is the smallest radius of curvature
     /// of the Minkowski difference A - B there (the smaller eigenvalue of `M` on the tangent
     /// plane); `soft` the unit tangent direction (A's frame) of that smallest radius (its
-    /// eigenvector) for a nearly pointed pair, zero for the others; `estimate` the best estimate of the common normal ([`Solution::estimate`]).
+    /// eigenvector) for a pair with a nearly pointed or nearly box-like body
+    /// (`Bodies::curvature_may_not_hold`), zero for the others; `estimate` the best estimate of the common normal ([`Solution::estimate`]).
     Converged {
         points: Points,
         sharpness: f64,
@@ -977,8 +978,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The end of a converged descent at `points`; `gram` is `M_t^2` at the last iterate (half
     /// the Gauss-Newton matrix, `[m_i . m_j]` with `m_i = M e_i`: `M` maps the tangent plane into
     /// itself), whose smaller eigenvalue is the sharpness squared. `chart`, the angles' chart,
-    /// is given where the soft direction is wanted (a nearly pointed pair's,
-    /// [`Self::soft_direction`]); without it the soft direction is left zero (a converged
+    /// is given where the soft direction is wanted (a pair's with a nearly pointed or nearly
+    /// box-like body, [`Self::soft_direction`]); without it the soft direction is left zero (a converged
     /// descent of every other pair, 2.7 % of the warm DEM-like queries' instructions when it was
     /// computed for all).
     #[inline(always)]
@@ -1023,10 +1024,20 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
     }
 
-    /// `chart` where a converged descent's soft direction is wanted: a nearly pointed pair's
-    /// ([`Self::falls_as_curved`]).
+    /// `chart` where a converged descent's soft direction is wanted: a pair with a nearly pointed
+    /// or nearly box-like body ([`Self::curvature_may_not_hold`], [`Self::falls_as_curved`]).
     fn soft_chart<'c>(&self, chart: &'c Chart) -> Option<&'c Chart> {
-        self.nearly_pointed().then_some(chart)
+        self.curvature_may_not_hold().then_some(chart)
+    }
+
+    /// Whether a converged answer's curvature may fail to hold out to the depth's scale, so that
+    /// the trust test also asks [`Self::falls_as_curved`]: a nearly pointed body (an `eps` above
+    /// [`MODERATE_SQUARENESS`]'s upper end), whose ridges swing its normals across a wide cone,
+    /// or a nearly box-like one (an `eps` below its lower end), whose flat sides' large radii
+    /// hold over a narrow cone only.
+    fn curvature_may_not_hold(&self) -> bool {
+        let (least, most) = self.squareness();
+        least < MODERATE_SQUARENESS.0 || most > MODERATE_SQUARENESS.1
     }
 
     /// The smallest and the largest squareness parameter of the two bodies.
@@ -1066,9 +1077,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// the local-minimum test's verdict on `points` (`Self::both_inside`), which the caller needs
     /// anyway: evaluated once.
     ///
-    /// For a nearly pointed pair ([`Self::nearly_pointed`]) the curvature at the answer must also
-    /// hold on the scale of the depth ([`Self::falls_as_curved`]) along `soft`, the direction of
-    /// that smallest radius; `None` leaves that check out (a warm answer that follows the last
+    /// For a pair with a nearly pointed or a nearly box-like body
+    /// ([`Self::curvature_may_not_hold`]) the curvature at the answer must also hold on the scale
+    /// of the depth ([`Self::falls_as_curved`]) along `soft`, the direction of that smallest
+    /// radius, and along a sharp body's ridge; `None` leaves that check out (a warm answer that follows the last
     /// one, `Self::solve`).
     fn trusted(
         &self,
@@ -1085,7 +1097,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         };
         inside
             && sharpness >= ratio * -points.support_gap()
-            && (!self.nearly_pointed()
+            && (!self.curvature_may_not_hold()
                 || soft.map_or(true, |soft| self.falls_as_curved(points, sharpness, soft)))
     }
 
@@ -1110,19 +1122,65 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// nearly pointed pairs the trust test takes otherwise (a quarter of interval 4's pairs),
     /// 1.3 % fall by less than half of it, and restart (seed 1: 88499 -> 91663 restarted pairs
     /// per 10^6).
+    ///
+    /// Then along each body's own ridge: where a body's own smallest radius of curvature at its
+    /// contact point (the smaller eigenvalue of its Jacobian on the tangent plane) is below
+    /// [`SMOOTH_RATIO`] times the depth, the gap must fall as the radius of A - B along that
+    /// body's direction says, the same way (one more first-order evaluation and two point
+    /// evaluations per such body). `validate`, interval 4, seed 27 (series 2, chunk 32 pair
+    /// 1829): A of `eps1` 1.82 had the radius 4.5e-13 along its ridge, where B's flat side (`eps1`
+    /// 0.16, radius 15) made that of A - B 13.8; along the soft direction the gap fell as
+    /// predicted, but along A's ridge by 0.002 of it, and the answer was 4.4 % too deep, 0.65 rad
+    /// from the shallowest common normal: a box-like body's large radius holds over a narrow
+    /// cone only.
+    ///
+    /// The same holds with no nearly pointed body, which is why a pair with a nearly box-like
+    /// body is checked too (`Self::curvature_may_not_hold`): seed 27, warm sequence 726, steps
+    /// 56-58, cold (B of `eps1` 0.249, the rest below 1.7): a first answer on B's flat side,
+    /// radius 2.9 (3800 times the depth), 1.2e-3 of the depth deeper than the shallowest common
+    /// normal 0.24 rad away, which the warm queries kept. At seed 1 this and the ridges' check
+    /// restart 92125 instead of 91667 pairs per 10^6 of series 2, interval 4.
     fn falls_as_curved(&self, points: &Points, sharpness: f64, soft: &Vector3<f64>) -> bool {
         let gap = points.support_gap();
         let depth = -gap;
         if depth <= 0.0 {
             return true;
         }
-        // `sharpness >= SMOOTH_RATIO D` here: the angle is at most `sqrt(2 / 19)`, 0.32 rad.
-        let theta = (2.0 * depth / (sharpness - depth)).sqrt();
-        let (sin, cos) = theta.sin_cos();
         let bar = gap - FALL_FRACTION * depth + ROUNDING * self.length_scale(points);
-        [sin, -sin]
-            .iter()
-            .all(|&s| self.points(unit(points.c * cos + soft * s)).support_gap() <= bar)
+        // Along `along`, where the radius of curvature of A - B is `radius`; `radius >= sharpness
+        // >= SMOOTH_RATIO D` here: the angle is at most `sqrt(2 / 19)`, 0.32 rad.
+        let falls = |along: &Vector3<f64>, radius: f64| {
+            let theta = (2.0 * depth / (radius - depth)).sqrt();
+            let (sin, cos) = theta.sin_cos();
+            [sin, -sin]
+                .iter()
+                .all(|&s| self.points(unit(points.c * cos + along * s)).support_gap() <= bar)
+        };
+        if !falls(soft, sharpness) {
+            return false;
+        }
+        let first = self.first_order(points.c);
+        let (e2, e3) = (first.chart.e2, first.chart.e3);
+        let rotation = &self.rotation;
+        [
+            first.jacobian_a,
+            rotation * first.jacobian_b * rotation.transpose(),
+        ]
+        .iter()
+        .all(|jacobian| {
+            let (j2, j3) = (jacobian * e2, jacobian * e3);
+            let off = 0.5 * (e2.dot(&j3) + e3.dot(&j2));
+            let own = Matrix2::new(e2.dot(&j2), off, off, e3.dot(&j3));
+            let (half_trace, disc) = symmetric_eigen_split(&own);
+            let smallest = half_trace - disc;
+            if smallest >= SMOOTH_RATIO * depth {
+                return true;
+            }
+            let ridge = Self::soft_direction(&own, smallest, &first.chart);
+            let w = Vector2::new(ridge.dot(&e2), ridge.dot(&e3));
+            let radius = w.dot(&(first.tangent_curvature * w));
+            falls(&ridge, radius.max(sharpness))
+        })
     }
 
     /// Starts along a level ridge of the support gap through the answer `points`, or `None` where

@@ -1572,6 +1572,78 @@ fn a_cold_query_finds_the_shallowest_maximum_along_a_level_ridge() {
 }
 
 #[test]
+fn an_answer_whose_gap_stays_level_where_a_flat_side_turns_is_not_trusted() {
+    // `validate`, interval 4, seed 27. (1) Series 2, chunk 32 pair 1829: A of `eps1` 1.82 has a
+    // radius of 4.5e-13 along its ridge at the first answer, where B's flat side (`eps1` 0.16)
+    // makes the radius of A - B 13.8; along the soft direction the gap fell as its curvature
+    // says, along A's ridge by 0.002 of it, and the answer was 4.4 % too deep, 0.65 rad off.
+    // (2) Warm sequence 726, step 56, cold: no body nearly pointed, B nearly box-like (`eps1`
+    // 0.249); the first answer, radius 2.9 (3800 times the depth) on B's flat side, was 1.2e-3 of
+    // the depth too deep, 0.24 rad from the shallowest common normal, which the warm query kept.
+    let cases = [
+        (
+            interval_four_pair(
+                (
+                    [2.650848467133429, 0.9104282046146599, 2.3798910449262967],
+                    [1.8158387101949978, 0.38659553566807536],
+                ),
+                (
+                    [0.938241251276434, 0.5314299107007102, 2.9674989708552677],
+                    [0.16035983431712114, 1.5411240627127052],
+                ),
+                [-4.689143252656197, 0.06617319643193274, 3.851484585504747],
+                [
+                    0.06397395358721646,
+                    -0.8786647470028315,
+                    0.150133500727119,
+                    -0.44868198938255915,
+                ],
+            ),
+            [-0.5285342734944989, 0.5545789916685567, 0.6427236293629862],
+            0.0005907329331472353,
+        ),
+        (
+            interval_four_pair(
+                (
+                    [2.7295058902260454, 2.4979703574523184, 0.5876601098619164],
+                    [1.1027696571436074, 1.4863469358063859],
+                ),
+                (
+                    [1.774942382092123, 2.8233598111374136, 2.902635350696604],
+                    [0.24916729072925786, 1.693124568349807],
+                ),
+                [
+                    -3.7043202026874673,
+                    3.9120748898205218,
+                    -0.29159923665116605,
+                ],
+                [
+                    -0.38600114851603,
+                    0.7067092590506646,
+                    -0.22539313026408928,
+                    -0.5484187025860097,
+                ],
+            ),
+            [-0.7031073347682787, 0.704288021854501, 0.09807373790837881],
+            0.0007458413285044618,
+        ),
+    ];
+    for (k, ((a, b, pose_b), direction, depth)) in cases.iter().enumerate() {
+        let solution = common_normal(a, b, pose_b, &mut WarmState::cold()).unwrap();
+        let c = solution.contact;
+        assert!(c.touching, "pair {k}");
+        assert!(
+            ((c.penetration - depth) / depth).abs() < 1e-9,
+            "pair {k}: depth {} against {depth}",
+            c.penetration
+        );
+        let angle = (c.normal - Vector3::from(*direction)).norm();
+        assert!(angle < 1e-7, "pair {k}: normal {angle} rad off");
+        assert!(solution.restarts > 0, "pair {k}");
+    }
+}
+
+#[test]
 fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
     // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
     // constructed common normal but was not trusted (its curvature radius is below 20 times the
