@@ -1388,6 +1388,27 @@ fn interval_four_pair(
     (body(a), body(b), Pose::from_wxyz(position, wijk).unwrap())
 }
 
+/// A cold query of `pair` (A at the origin, B at its pose), asserted to touch at `depth`
+/// (within 1e-9 of it) along the unit `direction` (within 1e-7 rad); `label` names the case.
+fn cold_answer_is(
+    (a, b, pose_b): &(Superellipsoid, Superellipsoid, Pose),
+    direction: [f64; 3],
+    depth: f64,
+    label: &str,
+) -> Solution {
+    let solution = common_normal(a, b, pose_b, &mut WarmState::cold()).unwrap();
+    let c = solution.contact;
+    assert!(c.touching, "{label}");
+    assert!(
+        ((c.penetration - depth) / depth).abs() < 1e-9,
+        "{label}: depth {} against {depth}",
+        c.penetration
+    );
+    let angle = (c.normal - Vector3::from(direction)).norm();
+    assert!(angle < 1e-7, "{label}: normal {angle} rad off");
+    solution
+}
+
 #[test]
 fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted() {
     // `validate`, interval 4, series 2, seeds 13, 14 and 20 (chunk 90 pair 1718, chunk 5 pair
@@ -1465,17 +1486,8 @@ fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted()
             0.0013087124069594493,
         ),
     ];
-    for (k, ((a, b, pose_b), direction, depth)) in cases.iter().enumerate() {
-        let solution = common_normal(a, b, pose_b, &mut WarmState::cold()).unwrap();
-        let c = solution.contact;
-        assert!(c.touching, "pair {k}");
-        assert!(
-            ((c.penetration - depth) / depth).abs() < 1e-9,
-            "pair {k}: depth {} against {depth}",
-            c.penetration
-        );
-        let angle = (c.normal - Vector3::from(*direction)).norm();
-        assert!(angle < 1e-7, "pair {k}: normal {angle} rad off");
+    for (k, (pair, direction, depth)) in cases.iter().enumerate() {
+        let solution = cold_answer_is(pair, *direction, *depth, &format!("pair {k}"));
         assert!(solution.restarts > 0, "pair {k}");
     }
 }
@@ -1504,22 +1516,12 @@ fn an_answer_the_polish_leaves_on_a_crease_is_not_trusted() {
             0.11736478658813657,
         ],
     );
-    let direction = Vector3::new(
+    let direction = [
         0.04475380406720424,
         0.9909452861783967,
         -0.12658805955669658,
-    );
-    let depth = 0.0011388940319498845;
-    let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
-    let c = solution.contact;
-    assert!(c.touching);
-    assert!(
-        ((c.penetration - depth) / depth).abs() < 1e-9,
-        "depth {} against {depth}",
-        c.penetration
-    );
-    let angle = (c.normal - direction).norm();
-    assert!(angle < 1e-7, "normal {angle} rad off");
+    ];
+    let solution = cold_answer_is(&(a, b, pose_b), direction, 0.0011388940319498845, "seed 21");
     assert!(solution.restarts > 0);
 }
 
@@ -1553,22 +1555,12 @@ fn a_cold_query_finds_the_shallowest_maximum_along_a_level_ridge() {
     );
     // The shallowest maximum, to the accuracy of a brute-force search over 4e5 directions
     // refined by a compass search (gap -1.369601511e-3).
-    let direction = Vector3::new(
+    let direction = [
         0.0012041180947650783,
         0.5972439563807469,
         -0.8020587301851942,
-    );
-    let depth = 1.3696015109888999e-3;
-    let solution = common_normal(&a, &b, &pose_b, &mut WarmState::cold()).unwrap();
-    let c = solution.contact;
-    assert!(c.touching);
-    assert!(
-        ((c.penetration - depth) / depth).abs() < 1e-9,
-        "depth {} against {depth}",
-        c.penetration
-    );
-    let angle = (c.normal - direction).norm();
-    assert!(angle < 1e-7, "normal {angle} rad off");
+    ];
+    cold_answer_is(&(a, b, pose_b), direction, 1.3696015109888999e-3, "seed 11");
 }
 
 #[test]
@@ -1628,17 +1620,8 @@ fn an_answer_whose_gap_stays_level_where_a_flat_side_turns_is_not_trusted() {
             0.0007458413285044618,
         ),
     ];
-    for (k, ((a, b, pose_b), direction, depth)) in cases.iter().enumerate() {
-        let solution = common_normal(a, b, pose_b, &mut WarmState::cold()).unwrap();
-        let c = solution.contact;
-        assert!(c.touching, "pair {k}");
-        assert!(
-            ((c.penetration - depth) / depth).abs() < 1e-9,
-            "pair {k}: depth {} against {depth}",
-            c.penetration
-        );
-        let angle = (c.normal - Vector3::from(*direction)).norm();
-        assert!(angle < 1e-7, "pair {k}: normal {angle} rad off");
+    for (k, (pair, direction, depth)) in cases.iter().enumerate() {
+        let solution = cold_answer_is(pair, *direction, *depth, &format!("pair {k}"));
         assert!(solution.restarts > 0, "pair {k}");
     }
 }
