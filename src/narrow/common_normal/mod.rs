@@ -1001,7 +1001,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// The unit direction (A's frame) of the smallest radius of curvature of A - B: the
     /// eigenvector of `gram` (see [`Self::converged`]) for its smaller eigenvalue `smallest`
-    /// (the same as `M_t`'s), mapped from the angles of `chart`.
+    /// (the same as `M_t`'s), mapped from the angles of `chart`. The same for any symmetric 2x2
+    /// matrix in those angles (a body's own Jacobian, [`Self::falls_as_curved`]).
     fn soft_direction(gram: &Matrix2<f64>, smallest: f64, chart: &Chart) -> Vector3<f64> {
         // Of the two rows of `gram - smallest I`, the normal to the longer (both vanish where
         // the eigenvalues coincide: any direction will do).
@@ -1022,6 +1023,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         } else {
             chart.e2
         }
+    }
+
+    /// The smaller eigenvalue of the symmetric 2x2 matrix `m`, given in `chart`'s angles, and
+    /// its unit eigenvector as a direction (A's frame, [`Self::soft_direction`]).
+    fn smallest_eigen(m: &Matrix2<f64>, chart: &Chart) -> (f64, Vector3<f64>) {
+        let (half_trace, disc) = symmetric_eigen_split(m);
+        let smallest = half_trace - disc;
+        (smallest, Self::soft_direction(m, smallest, chart))
     }
 
     /// `chart` where a converged descent's soft direction is wanted: a pair with a nearly pointed
@@ -1171,12 +1180,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             let (j2, j3) = (jacobian * e2, jacobian * e3);
             let off = 0.5 * (e2.dot(&j3) + e3.dot(&j2));
             let own = Matrix2::new(e2.dot(&j2), off, off, e3.dot(&j3));
-            let (half_trace, disc) = symmetric_eigen_split(&own);
-            let smallest = half_trace - disc;
+            let (smallest, ridge) = Self::smallest_eigen(&own, &first.chart);
             if smallest >= SMOOTH_RATIO * depth {
                 return true;
             }
-            let ridge = Self::soft_direction(&own, smallest, &first.chart);
             let w = Vector2::new(ridge.dot(&e2), ridge.dot(&e3));
             let radius = w.dot(&(first.tangent_curvature * w));
             falls(&ridge, radius.max(sharpness))
@@ -1196,14 +1203,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// times the depth; the cold query's restarts all reached the two deeper ones.
     fn ridge_starts(&self, points: &Points) -> Option<[Vector3<f64>; 2 * RIDGE_ANGLES.len()]> {
         let depth = -points.support_gap();
-        let der = self.derivatives(points.c);
-        let gram = der.gauss_newton * 0.5;
-        let (half_trace, disc) = symmetric_eigen_split(&gram);
-        let smallest = half_trace - disc;
-        if depth <= 0.0 || smallest.max(0.0).sqrt() >= LEVEL_RIDGE_RATIO * depth {
+        if depth <= 0.0 {
             return None;
         }
-        let soft = Self::soft_direction(&gram, smallest, &der.chart);
+        let der = self.derivatives(points.c);
+        let (smallest, soft) = Self::smallest_eigen(&(der.gauss_newton * 0.5), &der.chart);
+        if smallest.max(0.0).sqrt() >= LEVEL_RIDGE_RATIO * depth {
+            return None;
+        }
         Some(std::array::from_fn(|k| {
             let (sin, cos) = RIDGE_ANGLES[k / 2].sin_cos();
             let side = if k % 2 == 0 { sin } else { -sin };
