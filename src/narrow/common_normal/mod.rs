@@ -1206,8 +1206,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         if depth <= 0.0 {
             return None;
         }
-        let der = self.derivatives(points.c);
-        let (smallest, soft) = Self::smallest_eigen(&(der.gauss_newton * 0.5), &der.chart);
+        // First derivatives suffice: `gram` is half the Gauss-Newton matrix, bit for bit.
+        let first = self.first_order(points.c);
+        let (smallest, soft) = Self::smallest_eigen(&first.gram(), &first.chart);
         if smallest.max(0.0).sqrt() >= LEVEL_RIDGE_RATIO * depth {
             return None;
         }
