@@ -60,7 +60,7 @@ mod warm_angles;
 pub(super) mod tests;
 
 pub use chart::Chart;
-pub use objective::{Bodies, Derivatives, FirstOrder, Points};
+pub use objective::{Bodies, Derivatives, FirstOrder, LocalCurvature, Points};
 pub use warm_angles::{angles_from_warm, warm_from_angles};
 
 use super::gjk::{self, Gjk};
@@ -374,6 +374,8 @@ impl Climb {
 }
 
 /// How one start ended.
+// A return value, moved once or twice: boxing the large variant would allocate on the hot path.
+#[allow(clippy::large_enum_variant)]
 enum Descent {
     /// The exclusion test held at these points.
     Excluded(Points),
@@ -381,12 +383,15 @@ enum Descent {
     /// of the Minkowski difference A - B there (the smaller eigenvalue of `M` on the tangent
     /// plane); `soft` the unit tangent direction (A's frame) of that smallest radius (its
     /// eigenvector) for a pair with a nearly pointed or nearly box-like body
-    /// (`Bodies::curvature_may_not_hold`), zero for the others; `estimate` the best estimate of the common normal ([`Solution::estimate`]).
+    /// (`Bodies::curvature_may_not_hold`), zero for the others; `estimate` the best estimate of
+    /// the common normal ([`Solution::estimate`]); `curvature` the curvature about the answer
+    /// that the trust test's fall checks read (`Bodies::falls_as_curved`).
     Converged {
         points: Points,
         sharpness: f64,
         soft: Vector3<f64>,
         estimate: Vector3<f64>,
+        curvature: LocalCurvature,
     },
     /// No convergence within the descent's budget ([`MAX_ITERATIONS`], or
     /// [`EXTENDED_ITERATIONS`] for the continued one); the last iterate (penetrating).
@@ -550,11 +555,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 } else {
                     der.points
                 };
-                return Self::converged(
-                    end,
-                    &(der.gauss_newton * 0.5),
-                    self.soft_chart(&der.chart),
-                );
+                return self.converged(end, &(der.gauss_newton * 0.5), (&der).into());
             }
             previous_newton = f64::INFINITY;
             // Full step: evaluated with derivatives, which the next iteration reuses.
@@ -583,11 +584,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 Ok(Some(trial)) => der = self.derivatives(trial.c),
                 // No decrease along a descent direction: f is at its rounding floor.
                 Ok(None) => {
-                    return Self::converged(
-                        der.points,
-                        &(der.gauss_newton * 0.5),
-                        self.soft_chart(&der.chart),
-                    )
+                    return self.converged(der.points, &(der.gauss_newton * 0.5), (&der).into())
                 }
             }
         }
@@ -606,17 +603,19 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         let gram = first.gram();
         if let Some(estimate) = self.start_converged(&first, &gram) {
-            return match Self::converged(first.points, &gram, self.soft_chart(&first.chart)) {
+            return match self.converged(first.points, &gram, (&first).into()) {
                 Descent::Converged {
                     points,
                     sharpness,
                     soft,
+                    curvature,
                     ..
                 } => Descent::Converged {
                     points,
                     sharpness,
                     soft,
                     estimate,
+                    curvature,
                 },
                 other => other,
             };
@@ -891,6 +890,18 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         c.dot(&t) - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING) - rounding
     }
 
+    /// The certified upper bound of the support gap along the unit `c` (A's frame) from the
+    /// support logarithms `a`, `b` of A along `c` and of B along `-c` (the counterpart of
+    /// [`Self::gap_of`]'s lower bound: each support function is at least `1 - LOG_DOMAIN_MARGIN`
+    /// times its log-domain value).
+    #[inline(always)]
+    fn gap_upper_of(&self, c: &Vector3<f64>, a: &SupportLogs, b: &SupportLogs) -> f64 {
+        let t = self.translation;
+        let rounding =
+            ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs());
+        c.dot(&t) - (a.h() + b.h()) * (1.0 - LOG_DOMAIN_MARGIN) * (1.0 - ROUNDING) + rounding
+    }
+
     /// An upper bound of the support gap along the unit `c` (A's frame), and so of
     /// [`Self::coarse_gap`]'s lower bound, from points on the bodies' surfaces: each body's
     /// support function is at least that of its six axis points `+-r_i e_i` (on every
@@ -977,13 +988,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
 
     /// The end of a converged descent at `points`; `gram` is `M_t^2` at the last iterate (half
     /// the Gauss-Newton matrix, `[m_i . m_j]` with `m_i = M e_i`: `M` maps the tangent plane into
-    /// itself), whose smaller eigenvalue is the sharpness squared. `chart`, the angles' chart,
-    /// is given where the soft direction is wanted (a pair's with a nearly pointed or nearly
-    /// box-like body, [`Self::soft_direction`]); without it the soft direction is left zero (a converged
-    /// descent of every other pair, 2.7 % of the warm DEM-like queries' instructions when it was
-    /// computed for all).
+    /// itself), whose smaller eigenvalue is the sharpness squared, and `curvature` the rest of
+    /// what is known there, in its chart. The soft direction is computed where it is wanted (a
+    /// pair with a nearly pointed or nearly box-like body, [`Self::curvature_may_not_hold`],
+    /// [`Self::soft_direction`]); otherwise it is left zero (a converged descent of every other
+    /// pair, 2.7 % of the warm DEM-like queries' instructions when it was computed for all).
     #[inline(always)]
-    fn converged(points: Points, gram: &Matrix2<f64>, chart: Option<&Chart>) -> Descent {
+    fn converged(&self, points: Points, gram: &Matrix2<f64>, curvature: LocalCurvature) -> Descent {
         if points.support_gap() > 0.0 {
             return Descent::Excluded(points);
         }
@@ -992,10 +1003,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         Descent::Converged {
             points,
             sharpness: smallest.max(0.0).sqrt(),
-            soft: chart.map_or_else(Vector3::zeros, |chart| {
-                Self::soft_direction(gram, smallest, chart)
-            }),
+            soft: if self.curvature_may_not_hold() {
+                Self::soft_direction(gram, smallest, &curvature.chart)
+            } else {
+                Vector3::zeros()
+            },
             estimate: points.c,
+            curvature,
         }
     }
 
@@ -1033,14 +1047,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         (smallest, Self::soft_direction(m, smallest, chart))
     }
 
-    /// `chart` where a converged descent's soft direction is wanted: a pair with a nearly pointed
-    /// or nearly box-like body ([`Self::curvature_may_not_hold`], [`Self::falls_as_curved`]).
-    fn soft_chart<'c>(&self, chart: &'c Chart) -> Option<&'c Chart> {
-        self.curvature_may_not_hold().then_some(chart)
-    }
-
-    /// Whether a converged answer's curvature may fail to hold out to the depth's scale, so that
-    /// the trust test also asks [`Self::falls_as_curved`]: a nearly pointed body (an `eps` above
+    /// Whether a converged answer's curvature may fail to hold out to the depth's scale along
+    /// any direction, so that the trust test also checks the fall along the soft direction
+    /// ([`Self::falls_as_curved`], which checks the bodies' ridges for every pair): a nearly
+    /// pointed body (an `eps` above
     /// [`MODERATE_SQUARENESS`]'s upper end), whose ridges swing its normals across a wide cone,
     /// or a nearly box-like one (an `eps` below its lower end), whose flat sides' large radii
     /// hold over a narrow cone only.
@@ -1086,16 +1096,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// the local-minimum test's verdict on `points` (`Self::both_inside`), which the caller needs
     /// anyway: evaluated once.
     ///
-    /// For a pair with a nearly pointed or a nearly box-like body
-    /// ([`Self::curvature_may_not_hold`]) the curvature at the answer must also hold on the scale
-    /// of the depth ([`Self::falls_as_curved`]) along `soft`, the direction of that smallest
-    /// radius, and along a sharp body's ridge; `None` leaves that check out (a warm answer that follows the last
-    /// one, `Self::solve`).
+    /// The curvature at the answer must also hold on the scale of the depth
+    /// ([`Self::falls_as_curved`], from `check`: the soft direction and the [`LocalCurvature`]
+    /// of the converged descent): along a sharp body's ridge for every pair, and along the soft
+    /// direction, that of the smallest radius, for a pair with a nearly pointed or a nearly
+    /// box-like body ([`Self::curvature_may_not_hold`]); `None` leaves that check out (a warm
+    /// answer that follows the last one, `Self::solve`).
     fn trusted(
         &self,
         points: &Points,
         sharpness: f64,
-        soft: Option<&Vector3<f64>>,
+        check: Option<(&Vector3<f64>, &LocalCurvature)>,
         inside: bool,
     ) -> bool {
         let boxy = self.squareness().0 < MODERATE_SQUARENESS.0;
@@ -1106,13 +1117,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         };
         inside
             && sharpness >= ratio * -points.support_gap()
-            && (!self.curvature_may_not_hold()
-                || soft.map_or(true, |soft| self.falls_as_curved(points, sharpness, soft)))
+            && check.map_or(true, |(soft, curvature)| {
+                self.falls_as_curved(points, sharpness, soft, curvature)
+            })
     }
 
     /// Whether the support gap falls away from the converged answer `points` as its curvature
-    /// there says, on the scale of the depth `D`: along the soft direction `soft` (the smallest
-    /// radius of curvature of A - B, `sharpness`, so that the gap's Hessian along it is
+    /// there says, on the scale of the depth `D`: for a pair with a nearly pointed or nearly
+    /// box-like body ([`Self::curvature_may_not_hold`]), along the soft direction `soft` (the
+    /// smallest radius of curvature of A - B, `sharpness`, so that the gap's Hessian along it is
     /// `-(sharpness - D)`), at the angle `theta = sqrt(2 D / (sharpness - D))` where that
     /// quadratic model falls by one depth, the gap must have fallen by at least
     /// [`FALL_FRACTION`] of a depth, to either side. Two point evaluations.
@@ -1132,10 +1145,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// 1.3 % fall by less than half of it, and restart (seed 1: 88499 -> 91663 restarted pairs
     /// per 10^6).
     ///
-    /// Then along each body's own ridge: where a body's own smallest radius of curvature at its
-    /// contact point (the smaller eigenvalue of its Jacobian on the tangent plane) is below
-    /// [`SMOOTH_RATIO`] times the depth, the gap must fall as the radius of A - B along that
-    /// body's direction says, the same way (one more first-order evaluation and two point
+    /// Then, for every pair, along each body's own ridge: where a body's own smallest radius of
+    /// curvature at its contact point (the smaller eigenvalue of its Jacobian on the tangent
+    /// plane, from `curvature`: no evaluation) is below [`SMOOTH_RATIO`] times the depth, the gap
+    /// must fall as the radius of A - B along that body's direction says, the same way (two point
     /// evaluations per such body). `validate`, interval 4, seed 27 (series 2, chunk 32 pair
     /// 1829): A of `eps1` 1.82 had the radius 4.5e-13 along its ridge, where B's flat side (`eps1`
     /// 0.16, radius 15) made that of A - B 13.8; along the soft direction the gap fell as
@@ -1149,7 +1162,26 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// radius 2.9 (3800 times the depth), 1.2e-3 of the depth deeper than the shallowest common
     /// normal 0.24 rad away, which the warm queries kept. At seed 1 this and the ridges' check
     /// restart 92125 instead of 91667 pairs per 10^6 of series 2, interval 4.
-    fn falls_as_curved(&self, points: &Points, sharpness: f64, soft: &Vector3<f64>) -> bool {
+    ///
+    /// The ridges' check runs for every pair, since a sharp ridge needs no extreme squareness:
+    /// `validate`, series 2, interval 3 (the paper's), seed 44, chunk 98 pair 1596 (A of `eps`
+    /// 0.52 / 1.60, B of 1.65 / 1.51): a first answer of radius 94 times the depth, each body's
+    /// own radius at its point about the depth, 3.4 % too deep, 0.5 rad from the shallowest common
+    /// normal; interval 4, seed 59, chunk 111 pair 5777 (B of `eps1` 1.742, own radius 0.14 of
+    /// the depth): 0.85 % too deep. In interval 3 a body's own radius is below [`SMOOTH_RATIO`]
+    /// times the depth at 17 % of the pairs; the log-domain bounds keep their two evaluations at
+    /// a third of the exact points' cost, and the check adds 2.8 % to the instructions of a cold
+    /// query of series 2 (callgrind, 2048 pairs). At seed 1 it restarts, per 10^6 of series 2,
+    /// 2478 instead of 1857 pairs of interval 3, 2 instead of 1 of interval 2, and 92719 instead
+    /// of 92125 of interval 4 (which also reads the Jacobians at the descent's last iterate
+    /// now, where it evaluated them at the answer).
+    fn falls_as_curved(
+        &self,
+        points: &Points,
+        sharpness: f64,
+        soft: &Vector3<f64>,
+        curvature: &LocalCurvature,
+    ) -> bool {
         let gap = points.support_gap();
         let depth = -gap;
         if depth <= 0.0 {
@@ -1158,36 +1190,52 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let bar = gap - FALL_FRACTION * depth + ROUNDING * self.length_scale(points);
         // Along `along`, where the radius of curvature of A - B is `radius`; `radius >= sharpness
         // >= SMOOTH_RATIO D` here: the angle is at most `sqrt(2 / 19)`, 0.32 rad.
+        // The gap is read off the log-domain support functions first, both sides at once (a
+        // third of the exact points' cost each): where their certified bounds decide the
+        // comparison with `bar`, as they do but within a few 1e-7 of the bodies' size, the exact
+        // points are not needed.
         let falls = |along: &Vector3<f64>, radius: f64| {
             let theta = (2.0 * depth / (radius - depth)).sqrt();
             let (sin, cos) = theta.sin_cos();
-            [sin, -sin]
-                .iter()
-                .all(|&s| self.points(unit(points.c * cos + along * s)).support_gap() <= bar)
+            let sides = [
+                unit(points.c * cos + along * sin),
+                unit(points.c * cos - along * sin),
+            ];
+            let exact = |c: &Vector3<f64>| self.points(*c).support_gap() <= bar;
+            match &self.a.log_support().zip(self.b.log_support()) {
+                Some((la, lb)) => self
+                    .coarse_gap_pair(la, lb, [&sides[0], &sides[1]])
+                    .iter()
+                    .zip(&sides)
+                    .all(|((lower, [a, b]), c)| {
+                        *lower <= bar && (self.gap_upper_of(c, a, b) <= bar || exact(c))
+                    }),
+                None => sides.iter().all(exact),
+            }
         };
-        if !falls(soft, sharpness) {
+        if self.curvature_may_not_hold() && !falls(soft, sharpness) {
             return false;
         }
-        let first = self.first_order(points.c);
-        let (e2, e3) = (first.chart.e2, first.chart.e3);
-        let rotation = &self.rotation;
-        [
-            first.jacobian_a,
-            rotation * first.jacobian_b * rotation.transpose(),
-        ]
-        .iter()
-        .all(|jacobian| {
-            let (j2, j3) = (jacobian * e2, jacobian * e3);
-            let off = 0.5 * (e2.dot(&j3) + e3.dot(&j2));
-            let own = Matrix2::new(e2.dot(&j2), off, off, e3.dot(&j3));
-            let (smallest, ridge) = Self::smallest_eigen(&own, &first.chart);
-            if smallest >= SMOOTH_RATIO * depth {
-                return true;
-            }
-            let w = Vector2::new(ridge.dot(&e2), ridge.dot(&e3));
-            let radius = w.dot(&(first.tangent_curvature * w));
-            falls(&ridge, radius.max(sharpness))
-        })
+        let chart = &curvature.chart;
+        let (e2, e3) = (chart.e2, chart.e3);
+        // Each body's own curvature radii on the tangent plane: A's Jacobian there, and B's the
+        // rest of `M_t = J_A,t + (R J_B R^T)_t`.
+        let (j2, j3) = (curvature.jacobian_a * e2, curvature.jacobian_a * e3);
+        let off = 0.5 * (e2.dot(&j3) + e3.dot(&j2));
+        let own_a = Matrix2::new(e2.dot(&j2), off, off, e3.dot(&j3));
+        [own_a, curvature.tangent_curvature - own_a]
+            .iter()
+            .all(|own| {
+                let (half_trace, disc) = symmetric_eigen_split(own);
+                let smallest = half_trace - disc;
+                if smallest >= SMOOTH_RATIO * depth {
+                    return true;
+                }
+                let ridge = Self::soft_direction(own, smallest, chart);
+                let w = Vector2::new(ridge.dot(&e2), ridge.dot(&e3));
+                let radius = w.dot(&(curvature.tangent_curvature * w));
+                falls(&ridge, radius.max(sharpness))
+            })
     }
 
     /// Starts along a level ridge of the support gap through the answer `points`, or `None` where
@@ -1339,6 +1387,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 sharpness,
                 soft,
                 estimate,
+                curvature,
             } => {
                 // A box-like pair's warm answer (every eps below 0.25: its trust test, a
                 // curvature radius of 1000 times the depth, fails at most edges and corners) that
@@ -1369,7 +1418,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 let follows = continued && (points.c - start).norm() <= CONTINUATION;
                 if certified
                     || continues
-                    || self.trusted(&points, sharpness, (!follows).then_some(&soft), inside)
+                    || self.trusted(
+                        &points,
+                        sharpness,
+                        (!follows).then_some((&soft, &curvature)),
+                        inside,
+                    )
                 {
                     match self.polish(points, &mut solution.iterations) {
                         Err(excluded) => return Ok(self.finish(solution, excluded, true)),

@@ -120,6 +120,42 @@ impl<RA, RB> FirstOrder<RA, RB> {
     }
 }
 
+/// The curvature about a direction that the trust test's fall checks read
+/// (`Bodies::falls_as_curved`): `M_t` of A - B and A's own Jacobian there (B's own part of `M_t`
+/// is the rest), as [`Derivatives`] and [`FirstOrder`] hold them (a converged descent's, at its
+/// last iterate: within a converged step of its answer).
+#[derive(Debug, Clone, Copy)]
+pub struct LocalCurvature {
+    /// The chart the curvature is taken in (pole: the direction).
+    pub chart: Chart,
+    /// `M_t`, as in [`Derivatives::tangent_curvature`].
+    pub tangent_curvature: Matrix2<f64>,
+    /// A's `J` (A's frame).
+    pub jacobian_a: Matrix3<f64>,
+}
+
+impl From<&Derivatives> for LocalCurvature {
+    #[inline]
+    fn from(der: &Derivatives) -> Self {
+        LocalCurvature {
+            chart: der.chart,
+            tangent_curvature: der.tangent_curvature,
+            jacobian_a: der.jet_a.jacobian,
+        }
+    }
+}
+
+impl<RA, RB> From<&FirstOrder<RA, RB>> for LocalCurvature {
+    #[inline]
+    fn from(first: &FirstOrder<RA, RB>) -> Self {
+        LocalCurvature {
+            chart: first.chart,
+            tangent_curvature: first.tangent_curvature,
+            jacobian_a: first.jacobian_a,
+        }
+    }
+}
+
 /// How far the second-order Taylor expansion of a point-with-normal map is trusted
 /// ([`Bodies::points_near`]): while its second-order term `s` and first-order term `f` satisfy
 /// `|s|^2 <= TAYLOR_TRUST |f| rho` (`rho` the body's bounding radius), the omitted third-order

@@ -1374,9 +1374,9 @@ fn a_record_no_query_wrote_starts_cold() {
     }
 }
 
-/// A pair of `validate`'s interval 4 (series 2): A at the origin, B at `position` turned by the
+/// A pair of `validate`'s protocol (series 2): A at the origin, B at `position` turned by the
 /// unit quaternion `(w, i, j, k)`, bit for bit as the protocol drew them.
-fn interval_four_pair(
+fn protocol_pair(
     a: ([f64; 3], [f64; 2]),
     b: ([f64; 3], [f64; 2]),
     position: [f64; 3],
@@ -1419,7 +1419,7 @@ fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted()
     // (`Bodies::falls_as_curved`).
     let cases = [
         (
-            interval_four_pair(
+            protocol_pair(
                 (
                     [0.38503623654818575, 0.4762626500252175, 2.4261360130845957],
                     [0.3285654799099863, 1.4658987231338378],
@@ -1440,7 +1440,7 @@ fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted()
             0.001337252531970475,
         ),
         (
-            interval_four_pair(
+            protocol_pair(
                 (
                     [0.5732663604594873, 2.0963573347569477, 1.4587653246718526],
                     [1.771826465646818, 1.6417451596439447],
@@ -1461,7 +1461,7 @@ fn a_nearly_pointed_answer_whose_gap_stays_level_across_a_ridge_is_not_trusted()
             0.0013165148017165525,
         ),
         (
-            interval_four_pair(
+            protocol_pair(
                 (
                     [0.3196905273237895, 1.5716377853671057, 1.2611310619896405],
                     [1.6011617125174737, 1.7557061957285656],
@@ -1499,7 +1499,7 @@ fn an_answer_the_polish_leaves_on_a_crease_is_not_trusted() {
     // curvature radius of A - B is 3000 times the depth; its polish ended on a crease of B's
     // support function, a maximum of the support gap 0.25 rad from the constructed common
     // normal and 5.4e-4 of the depth deeper, and the search took it without a restart.
-    let (a, b, pose_b) = interval_four_pair(
+    let (a, b, pose_b) = protocol_pair(
         (
             [1.2321911987766008, 0.538833697753117, 0.5832833144348963],
             [0.3919560120852933, 1.6756027011108816],
@@ -1532,7 +1532,7 @@ fn a_cold_query_finds_the_shallowest_maximum_along_a_level_ridge() {
     // 1.86), where the smallest curvature radius of A - B is 1.1 to 2.1 times the depth; the
     // cold query's restarts all reached the two deeper ones (4.2e-5 of the depth too deep, 0.053
     // rad off), which the warm query, following the shallowest, did not.
-    let (a, b, pose_b) = interval_four_pair(
+    let (a, b, pose_b) = protocol_pair(
         (
             [1.0836602644411133, 0.3789847717159284, 2.2608203856775786],
             [0.7423801170766612, 1.626615379495624],
@@ -1574,7 +1574,7 @@ fn an_answer_whose_gap_stays_level_where_a_flat_side_turns_is_not_trusted() {
     // the depth too deep, 0.24 rad from the shallowest common normal, which the warm query kept.
     let cases = [
         (
-            interval_four_pair(
+            protocol_pair(
                 (
                     [2.650848467133429, 0.9104282046146599, 2.3798910449262967],
                     [1.8158387101949978, 0.38659553566807536],
@@ -1595,7 +1595,7 @@ fn an_answer_whose_gap_stays_level_where_a_flat_side_turns_is_not_trusted() {
             0.0005907329331472353,
         ),
         (
-            interval_four_pair(
+            protocol_pair(
                 (
                     [2.7295058902260454, 2.4979703574523184, 0.5876601098619164],
                     [1.1027696571436074, 1.4863469358063859],
@@ -1627,13 +1627,75 @@ fn an_answer_whose_gap_stays_level_where_a_flat_side_turns_is_not_trusted() {
 }
 
 #[test]
+fn an_answer_whose_gap_stays_level_along_a_sharp_ridge_of_moderate_squareness_is_not_trusted() {
+    // No body nearly pointed or nearly box-like, yet a first answer of radius 94 times the depth
+    // that the trust test took was not the shallowest: `validate`, series 2, (1) interval 3 (the
+    // paper's), seed 44, chunk 98 pair 1596, 3.4 % too deep, 0.5 rad off, each body's own
+    // smallest radius at its point about the depth; (2) interval 4, seed 59, chunk 111 pair 5777
+    // (B of `eps1` 1.742), 0.85 % too deep, B's own radius 0.14 of the depth. The constructed
+    // common normals are the shallowest (brute force over 4e5 directions, compass-refined).
+    let cases = [
+        (
+            protocol_pair(
+                (
+                    [0.93858961608362, 0.5069455321920037, 2.153531954883305],
+                    [0.5244008876905136, 1.5955342627776012],
+                ),
+                (
+                    [0.6868820609964195, 2.7159664346790935, 2.159897392386932],
+                    [1.6534502357620593, 1.5101160265681817],
+                ),
+                [0.4552784789842461, -0.2674862367556977, 4.205261010906197],
+                [
+                    -0.4046161882581171,
+                    -0.1433546845764783,
+                    -0.02783023952902532,
+                    -0.9027517113676427,
+                ],
+            ),
+            [0.13610501665061678, -0.3937891030485319, 0.9090685159891788],
+            0.0010421562543865264,
+        ),
+        (
+            protocol_pair(
+                (
+                    [2.094870451189019, 0.7549407010101781, 2.1612155339701267],
+                    [0.518376239315008, 1.6431355446737],
+                ),
+                (
+                    [0.6186703247491931, 1.5958759013059767, 1.6076008143117957],
+                    [1.7420130665227054, 1.4167327213401681],
+                ),
+                [-0.17437154149886308, 0.5696952489073955, 3.6376452408175264],
+                [
+                    0.6505692026923241,
+                    0.4922419637587446,
+                    -0.5029469067965101,
+                    -0.28548549974916604,
+                ],
+            ),
+            [
+                0.009978285305906316,
+                0.48376028762180473,
+                0.8751436556031373,
+            ],
+            0.0009354876521099569,
+        ),
+    ];
+    for (k, (pair, direction, depth)) in cases.iter().enumerate() {
+        let solution = cold_answer_is(pair, *direction, *depth, &format!("pair {k}"));
+        assert!(solution.restarts > 0, "pair {k}");
+    }
+}
+
+#[test]
 fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
     // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
     // constructed common normal but was not trusted (its curvature radius is below 20 times the
     // depth); a restart ended 2.3e-6 rad off along a nearly flat valley of the support gap,
     // higher by rounding alone, and replaced it, and the polish from there stopped 1.2e-6 rad
     // from the cold answer. Of two answers level to rounding, the nearer common normal is kept.
-    let (a, b, pose_b) = interval_four_pair(
+    let (a, b, pose_b) = protocol_pair(
         (
             [0.5357462851379475, 1.6230018499170908, 2.9468614043404155],
             [1.7119791852357267, 0.44531581911012297],
