@@ -884,10 +884,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// A along `c` and of B along `-c`.
     #[inline(always)]
     fn gap_of(&self, c: &Vector3<f64>, a: &SupportLogs, b: &SupportLogs) -> f64 {
-        let t = self.translation;
-        let rounding =
-            ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs());
-        c.dot(&t) - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING) - rounding
+        c.dot(&self.translation)
+            - (a.h() + b.h()) * (1.0 + LOG_DOMAIN_MARGIN) * (1.0 + ROUNDING)
+            - self.offset_rounding(c)
     }
 
     /// The certified upper bound of the support gap along the unit `c` (A's frame) from the
@@ -896,10 +895,16 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// times its log-domain value).
     #[inline(always)]
     fn gap_upper_of(&self, c: &Vector3<f64>, a: &SupportLogs, b: &SupportLogs) -> f64 {
+        c.dot(&self.translation) - (a.h() + b.h()) * (1.0 - LOG_DOMAIN_MARGIN) * (1.0 - ROUNDING)
+            + self.offset_rounding(c)
+    }
+
+    /// A bound of the rounding of `c . t` (`t` the translation A -> B), for the gap bounds
+    /// [`Self::gap_of`] and [`Self::gap_upper_of`]: `ROUNDING |t|_1 |c|_1`.
+    #[inline(always)]
+    fn offset_rounding(&self, c: &Vector3<f64>) -> f64 {
         let t = self.translation;
-        let rounding =
-            ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs());
-        c.dot(&t) - (a.h() + b.h()) * (1.0 - LOG_DOMAIN_MARGIN) * (1.0 - ROUNDING) + rounding
+        ROUNDING * (t.x.abs() + t.y.abs() + t.z.abs()) * (c.x.abs() + c.y.abs() + c.z.abs())
     }
 
     /// An upper bound of the support gap along the unit `c` (A's frame), and so of
