@@ -1114,17 +1114,38 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         check: Option<(&Vector3<f64>, &LocalCurvature)>,
         inside: bool,
     ) -> bool {
+        inside
+            && self.smooth_on_depth_scale(points, sharpness)
+            && check.map_or(true, |(soft, curvature)| {
+                self.falls_as_curved(points, sharpness, soft, curvature)
+            })
+    }
+
+    /// The curvature half of [`Self::trusted`]: whether `sharpness`, the smallest radius of
+    /// curvature of A - B at the penetrating `points`, is at least [`SMOOTH_RATIO`] times the
+    /// depth ([`SMOOTH_RATIO_BOXY`] for a pair with a nearly box-like body).
+    fn smooth_on_depth_scale(&self, points: &Points, sharpness: f64) -> bool {
         let boxy = self.squareness().0 < MODERATE_SQUARENESS.0;
         let ratio = if boxy {
             SMOOTH_RATIO_BOXY
         } else {
             SMOOTH_RATIO
         };
-        inside
-            && sharpness >= ratio * -points.support_gap()
-            && check.map_or(true, |(soft, curvature)| {
-                self.falls_as_curved(points, sharpness, soft, curvature)
-            })
+        sharpness >= ratio * -points.support_gap()
+    }
+
+    /// Whether a trusted answer that [`Self::polish`] moved to `polished` is still smooth on the
+    /// depth's scale there ([`Self::smooth_on_depth_scale`], from the first derivatives at
+    /// `polished`). The polish moves an answer where the descent on `f` stopped short of a
+    /// common normal, on a nearly pointed body's ridge, where `f` is flat and the curvature
+    /// radii change fast: `validate`, interval 4, seed 61, series 2, chunk 57 pair 845 (A of
+    /// `eps` 0.33 / 1.56, B of 1.04 / 1.73): the descent stopped at a residual of 6.9e-8 with the
+    /// radius 33 times the depth; the polish moved it 9e-6 rad to a common normal of radius 12.8
+    /// times the depth, 1.1e-5 of the depth deeper than the shallowest one, 0.023 rad away.
+    fn smooth_after_polish(&self, polished: &Points) -> bool {
+        let first = self.first_order(polished.c);
+        let (half_trace, disc) = symmetric_eigen_split(&first.gram());
+        self.smooth_on_depth_scale(polished, (half_trace - disc).max(0.0).sqrt())
     }
 
     /// Whether the support gap falls away from the converged answer `points` as its curvature
@@ -1443,7 +1464,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                         // shallowest common normal, 5.4e-4 of the depth deeper. 15 of the
                         // 8 x 10^6 cold and warm answers of the protocol at seed 1 restart
                         // for it.
-                        Ok((polished, common_normal)) if certified || common_normal => {
+                        Ok((polished, common_normal))
+                            if certified
+                                || (common_normal
+                                    && (continues
+                                        || polished.c == points.c
+                                        || self.smooth_after_polish(&polished))) =>
+                        {
                             let mut solution = self.finish(solution, polished, false);
                             if polished.c == points.c {
                                 solution.estimate = estimate;

@@ -1689,6 +1689,39 @@ fn an_answer_whose_gap_stays_level_along_a_sharp_ridge_of_moderate_squareness_is
 }
 
 #[test]
+fn a_trusted_answer_the_polish_moves_is_checked_for_curvature_where_it_ends() {
+    // `validate`, interval 4, seed 61, series 2, chunk 57 pair 845 (B of `eps2` 1.73): the first
+    // descent stopped on B's ridge at a residual of 6.9e-8, radius 33 times the depth (trusted);
+    // the polish moved it 9e-6 rad to a common normal of radius 12.8 times the depth, 1.1e-5 of
+    // the depth deeper than the constructed one, 0.023 rad away (the shallowest: brute force
+    // over 4e5 directions, compass-refined).
+    let pair = protocol_pair(
+        (
+            [1.1543925382526827, 1.2950757174184284, 0.8255178922482223],
+            [0.32805599693379434, 1.5605019838378336],
+        ),
+        (
+            [2.298015436990834, 2.6406101433820677, 1.3213920073690548],
+            [1.0419043476881982, 1.7307916248893496],
+        ),
+        [0.45222742386851084, -0.3471308605830713, -3.111789631353773],
+        [
+            0.12739441374133798,
+            -0.602400295417999,
+            0.1789813763652293,
+            -0.7673657630766547,
+        ],
+    );
+    let direction = [
+        -0.02305816376708263,
+        -0.018875355143094838,
+        -0.9995559224235092,
+    ];
+    let solution = cold_answer_is(&pair, direction, 0.001487968497052258, "seed 61");
+    assert!(solution.restarts > 0);
+}
+
+#[test]
 fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
     // `validate`, interval 4, seed 15, warm sequence 558, step 7: the warm answer lay on the
     // constructed common normal but was not trusted (its curvature radius is below 20 times the
