@@ -1217,9 +1217,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // Along `along`, where the radius of curvature of A - B is `radius`; `radius >= sharpness
         // >= SMOOTH_RATIO D` here: the angle is at most `sqrt(2 / 19)`, 0.32 rad.
         // The gap is read off the log-domain support functions first, both sides at once (a
-        // third of the exact points' cost each): where their certified bounds decide the
-        // comparison with `bar`, as they do but within a few 1e-7 of the bodies' size, the exact
-        // points are not needed.
+        // third of the exact points' cost each). Their certified bounds decide the comparison
+        // with `bar` unless the gap lies within a few 1e-7 of the bodies' size of it; only then
+        // are the exact points evaluated.
         let falls = |along: &Vector3<f64>, radius: f64| {
             let theta = (2.0 * depth / (radius - depth)).sqrt();
             let (sin, cos) = theta.sin_cos();
