@@ -1003,8 +1003,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         if points.support_gap() > 0.0 {
             return Descent::Excluded(points);
         }
-        let (half_trace, disc) = symmetric_eigen_split(gram);
-        let smallest = half_trace - disc;
+        let smallest = smallest_eigenvalue(gram);
         Descent::Converged {
             points,
             sharpness: smallest.max(0.0).sqrt(),
@@ -1047,8 +1046,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The smaller eigenvalue of the symmetric 2x2 matrix `m`, given in `chart`'s angles, and
     /// its unit eigenvector as a direction (A's frame, [`Self::soft_direction`]).
     fn smallest_eigen(m: &Matrix2<f64>, chart: &Chart) -> (f64, Vector3<f64>) {
-        let (half_trace, disc) = symmetric_eigen_split(m);
-        let smallest = half_trace - disc;
+        let smallest = smallest_eigenvalue(m);
         (smallest, Self::soft_direction(m, smallest, chart))
     }
 
@@ -1143,9 +1141,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// radius 33 times the depth; the polish moved it 9e-6 rad to a common normal of radius 12.8
     /// times the depth, 1.1e-5 of the depth deeper than the shallowest one, 0.023 rad away.
     fn smooth_after_polish(&self, polished: &Points) -> bool {
-        let first = self.first_order(polished.c);
-        let (half_trace, disc) = symmetric_eigen_split(&first.gram());
-        self.smooth_on_depth_scale(polished, (half_trace - disc).max(0.0).sqrt())
+        let gram = self.first_order(polished.c).gram();
+        self.smooth_on_depth_scale(polished, smallest_eigenvalue(&gram).max(0.0).sqrt())
     }
 
     /// Whether the support gap falls away from the converged answer `points` as its curvature
@@ -1252,8 +1249,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         [own_a, curvature.tangent_curvature - own_a]
             .iter()
             .all(|own| {
-                let (half_trace, disc) = symmetric_eigen_split(own);
-                let smallest = half_trace - disc;
+                let smallest = smallest_eigenvalue(own);
                 if smallest >= SMOOTH_RATIO * depth {
                     return true;
                 }
@@ -2026,6 +2022,13 @@ fn solve2(a: &Matrix2<f64>, rhs: &Vector2<f64>) -> Option<Vector2<f64>> {
         (a[(0, 0)] * rhs.y - a[(1, 0)] * rhs.x) * inverse,
     );
     (det != 0.0 && x.x.is_finite() && x.y.is_finite()).then_some(x)
+}
+
+/// The smaller eigenvalue of the symmetric 2x2 `m` ([`symmetric_eigen_split`]).
+#[inline(always)]
+fn smallest_eigenvalue(m: &Matrix2<f64>) -> f64 {
+    let (half_trace, disc) = symmetric_eigen_split(m);
+    half_trace - disc
 }
 
 /// The eigenvalues of the symmetric 2x2 `m` as `half_trace -+ disc`: `(half_trace, disc)`.

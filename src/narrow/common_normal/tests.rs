@@ -1264,8 +1264,7 @@ fn deep_overlaps_within_the_rolling_balls_are_certified_global_without_restarts(
             translation: pb.position,
         };
         let first = bodies.first_order(u);
-        let (half_trace, disc) = symmetric_eigen_split(&first.gram());
-        let sharpness = (half_trace - disc).max(0.0).sqrt();
+        let sharpness = smallest_eigenvalue(&first.gram()).max(0.0).sqrt();
         untrusted += (sharpness < SMOOTH_RATIO * depth) as usize;
         if k % 6 == 0 {
             let (reference, normal) = brute_force_depth(
