@@ -1100,23 +1100,22 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// anyway: evaluated once.
     ///
     /// The curvature at the answer must also hold on the scale of the depth
-    /// ([`Self::falls_as_curved`], from `check`: the soft direction and the [`LocalCurvature`]
+    /// ([`Self::falls_as_curved`], from the soft direction `soft` and the [`LocalCurvature`]
     /// of the converged descent): along a sharp body's ridge for every pair, and along the soft
     /// direction, that of the smallest radius, for a pair with a nearly pointed or a nearly
-    /// box-like body ([`Self::curvature_may_not_hold`]); `None` leaves that check out (a warm
-    /// answer that follows the last one, `Self::solve`).
+    /// box-like body ([`Self::curvature_may_not_hold`]). Warm or cold alike: only a box-like
+    /// pair's answer that continues the last one skips this test (`Self::solve`).
     fn trusted(
         &self,
         points: &Points,
         sharpness: f64,
-        check: Option<(&Vector3<f64>, &LocalCurvature)>,
+        soft: &Vector3<f64>,
+        curvature: &LocalCurvature,
         inside: bool,
     ) -> bool {
         inside
             && self.smooth_on_depth_scale(points, sharpness)
-            && check.map_or(true, |(soft, curvature)| {
-                self.falls_as_curved(points, sharpness, soft, curvature)
-            })
+            && self.falls_as_curved(points, sharpness, soft, curvature)
     }
 
     /// The curvature half of [`Self::trusted`]: whether `sharpness`, the smallest radius of
@@ -1428,24 +1427,20 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     && self.squareness().1 < MODERATE_SQUARENESS.0
                     && (points.c - start).norm() <= CONTINUATION
                     && inside;
-                // A warm answer that follows the last one (converged near the start extrapolated
-                // from the last answers, on a query that is not one of every `RECHECK_EVERY`-th)
-                // is trusted without `Self::falls_as_curved`: the last answers passed it, or the
-                // whole search chose them, and the contact follows its branch from there, as a
-                // box-like pair's continued answer does; a branch that becomes the shallowest is
-                // found within `RECHECK_EVERY` queries. (With the check at every warm query, the
-                // warm sequences of `validate`'s interval 4 took 11.5 iterations a query instead
-                // of 10.5, at seed 1: a contact whose gap stays level along the soft direction
-                // fails it at step after step.)
-                let follows = continued && (points.c - start).norm() <= CONTINUATION;
+                // Every other answer takes the whole trust test, warm or cold: a warm answer that
+                // follows its branch took it without the fall checks (`Self::falls_as_curved`)
+                // between the `RECHECK_EVERY`-th queries, and kept a branch whose depth another
+                // one's had crossed for up to that many queries. `validate`, interval 4, seed 79,
+                // warm sequence 377 (A of `eps` 0.37 / 1.86, B of 1.90 / 1.04, whose cold
+                // queries all restart): the warm answers of steps 61-63 stayed on the branch the
+                // whole search took at step 56, 1.9-6.6 % deeper than the shallowest common
+                // normal, 0.98 rad away, until the recheck at step 64. With the check at every
+                // warm query, the warm sequences of `validate` at seed 1 take 0.23 iterations a
+                // query instead of 0.20 in interval 3 (+0.9 % of the instructions of 64 warm
+                // sequences, callgrind) and 11.78 instead of 10.51 in interval 4.
                 if certified
                     || continues
-                    || self.trusted(
-                        &points,
-                        sharpness,
-                        (!follows).then_some((&soft, &curvature)),
-                        inside,
-                    )
+                    || self.trusted(&points, sharpness, &soft, &curvature, inside)
                 {
                     match self.polish(points, &mut solution.iterations) {
                         Err(excluded) => return Ok(self.finish(solution, excluded, true)),

@@ -1784,3 +1784,116 @@ fn a_warm_answer_keeps_its_common_normal_against_a_restart_level_to_rounding() {
         (warm_answer.penetration - cold_answer.penetration).abs() <= 1e-9 * cold_answer.penetration
     );
 }
+
+#[test]
+fn a_warm_answer_that_follows_its_branch_takes_the_whole_trust_test() {
+    // `validate`, interval 4, seed 79, warm sequence 377, steps 56-63 (A of `eps` 0.37 / 1.86,
+    // B of 1.90 / 1.04): the depths of two common normals 0.98 rad apart cross between steps 60
+    // and 61. Every cold query restarts. A warm answer that followed its branch skipped the fall
+    // checks between the `RECHECK_EVERY`-th queries and kept the deeper branch at steps 61-63,
+    // 1.9-6.6 % deeper than the cold answers. The warm queries here start cold at step 56, so
+    // that steps 57-63 all come between two rechecks.
+    let (a, b, _) = protocol_pair(
+        (
+            [0.8604483256187898, 1.6165804579344802, 2.4465585627756865],
+            [0.37401402058186994, 1.8555443881783031],
+        ),
+        (
+            [2.282196478010412, 2.2117920934892927, 1.0175389171828126],
+            [1.8974389257532436, 1.0386915831393977],
+        ),
+        [0.0, 0.0, 5.0],
+        [1.0, 0.0, 0.0, 0.0],
+    );
+    let steps: [([f64; 3], [f64; 4]); 8] = [
+        (
+            [0.4386615071373031, -0.196299728312925, 4.605298087320753],
+            [
+                0.6747902428577827,
+                0.7263762810626159,
+                0.01622351667480741,
+                -0.12950839339703404,
+            ],
+        ),
+        (
+            [0.4373810373410904, -0.19469980822222166, 4.605696884152351],
+            [
+                0.6750796939951673,
+                0.7261422093732248,
+                0.0159303050919725,
+                -0.12934884576848565,
+            ],
+        ),
+        (
+            [0.43609907652483204, -0.19310841646408297, 4.606092909428419],
+            [
+                0.6753689763626323,
+                0.7259079561482854,
+                0.0156370895265614,
+                -0.12918926580272652,
+            ],
+        ),
+        (
+            [0.4348159380123319, -0.19152368653521767, 4.606486282118954],
+            [
+                0.6756580898878565,
+                0.7256735214463608,
+                0.015343870051878003,
+                -0.1290296535396516,
+            ],
+        ),
+        (
+            [0.43353216931053423, -0.18994237503607336, 4.606877192502299],
+            [
+                0.6759470344985621,
+                0.7254389053260594,
+                0.015050646741227176,
+                -0.12887000901916393,
+            ],
+        ),
+        (
+            [0.4322479602071823, -0.1883633589974864, 4.607265709941216],
+            [
+                0.6762358101225121,
+                0.7252041078460355,
+                0.014757419667914738,
+                -0.1287103322811747,
+            ],
+        ),
+        (
+            [0.43096341085031087, -0.18678604718950464, 4.607651873189953],
+            [
+                0.6765244166875135,
+                0.7249691290649884,
+                0.014464188905247456,
+                -0.12855062336560308,
+            ],
+        ),
+        (
+            [0.42967858378592255, -0.18521007150433866, 4.608035708083824],
+            [
+                0.676812854121414,
+                0.724733969041663,
+                0.014170954526533037,
+                -0.1283908823123763,
+            ],
+        ),
+    ];
+    let (sa, sb) = (Shape::Superellipsoid(a), Shape::Superellipsoid(b));
+    let origin = Pose::identity();
+    let mut warm = WarmState::cold();
+    for (k, (position, wijk)) in steps.iter().enumerate() {
+        let step = 56 + k;
+        let pose_b = Pose::from_wxyz(*position, *wijk).unwrap();
+        let w = collide(&sa, &origin, &sb, &pose_b, Some(&mut warm)).unwrap();
+        let c = collide(&sa, &origin, &sb, &pose_b, None).unwrap();
+        assert!(w.touching && c.touching, "step {step}");
+        assert!(
+            (w.penetration - c.penetration).abs() <= 1e-9 * c.penetration,
+            "step {step}: warm {} cold {}",
+            w.penetration,
+            c.penetration
+        );
+        assert!((w.normal - c.normal).norm() < 1e-7, "step {step}");
+    }
+}
