@@ -150,6 +150,11 @@ const SMOOTH_RATIO_BOXY: f64 = 1000.0;
 /// (`Bodies::falls_as_curved`).
 const FALL_FRACTION: f64 = 0.5;
 
+/// The fraction of its fall angle at which the fall check along the soft direction
+/// (`Bodies::falls_as_curved`) probes a second time, where the curvature at the answer predicts
+/// a fall of `INNER_FALL_SCALE^2` of the depth, of which [`FALL_FRACTION`] must be there.
+const INNER_FALL_SCALE: f64 = 0.25;
+
 /// The angles (rad) from a nearly pointed pair's best answer on a level ridge of the support gap
 /// at which the search starts descents along the ridge (`Bodies::ridge_starts`).
 const RIDGE_ANGLES: [f64; 3] = [0.05, 0.1, 0.2];
@@ -1167,6 +1172,16 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// 1.3 % fall by less than half of it, and restart (seed 1: 88499 -> 91663 restarted pairs
     /// per 10^6).
     ///
+    /// Along the soft direction the gap must fall so at [`INNER_FALL_SCALE`] of that angle too
+    /// (a quarter: a fall of at least half of 1/16 of the depth, two more evaluations), since the
+    /// curvature can fail to hold well inside the depth's scale and hold again beyond it:
+    /// `validate`, interval 4, seed 61, series 2, chunk 94 pair 5560 (A of `eps` 1.87 / 0.64, B
+    /// of 0.63 / 1.54): a first answer of radius 33 times the depth fell by 1.3-1.9 depths at
+    /// 0.25 rad (one predicted), but by 0.05-0.09 of the predicted fall at 0.06 rad, and a
+    /// common normal 0.017 rad away along the soft direction was shallower by 1.26e-6 of the
+    /// depth. At seed 1 the second probe restarts 92944 instead of 92719 pairs per 10^6 of
+    /// series 2, interval 4 (intervals 1-3 have no nearly pointed or box-like body).
+    ///
     /// Then, for every pair, along each body's own ridge: where a body's own smallest radius of
     /// curvature at its contact point (the smaller eigenvalue of its Jacobian on the tangent
     /// plane, from `curvature`: no evaluation) is below [`SMOOTH_RATIO`] times the depth, the gap
@@ -1209,15 +1224,16 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         if depth <= 0.0 {
             return true;
         }
-        let bar = gap - FALL_FRACTION * depth + ROUNDING * self.length_scale(points);
+        let rounding = ROUNDING * self.length_scale(points);
         // Along `along`, where the radius of curvature of A - B is `radius`; `radius >= sharpness
         // >= SMOOTH_RATIO D` here: the angle is at most `sqrt(2 / 19)`, 0.32 rad.
         // The gap is read off the log-domain support functions first, both sides at once (a
         // third of the exact points' cost each). Their certified bounds decide the comparison
         // with `bar` unless the gap lies within a few 1e-7 of the bodies' size of it; only then
         // are the exact points evaluated.
-        let falls = |along: &Vector3<f64>, radius: f64| {
-            let theta = (2.0 * depth / (radius - depth)).sqrt();
+        let falls = |along: &Vector3<f64>, radius: f64, scale: f64| {
+            let bar = gap - FALL_FRACTION * scale * scale * depth + rounding;
+            let theta = scale * (2.0 * depth / (radius - depth)).sqrt();
             let (sin, cos) = theta.sin_cos();
             let sides = [
                 unit(points.c * cos + along * sin),
@@ -1235,7 +1251,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 None => sides.iter().all(exact),
             }
         };
-        if self.curvature_may_not_hold() && !falls(soft, sharpness) {
+        if self.curvature_may_not_hold()
+            && !(falls(soft, sharpness, 1.0) && falls(soft, sharpness, INNER_FALL_SCALE))
+        {
             return false;
         }
         let chart = &curvature.chart;
@@ -1255,7 +1273,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 let ridge = Self::soft_direction(own, smallest, chart);
                 let w = Vector2::new(ridge.dot(&e2), ridge.dot(&e3));
                 let radius = w.dot(&(curvature.tangent_curvature * w));
-                falls(&ridge, radius.max(sharpness))
+                falls(&ridge, radius.max(sharpness), 1.0)
             })
     }
 

@@ -1897,3 +1897,40 @@ fn a_warm_answer_that_follows_its_branch_takes_the_whole_trust_test() {
         assert!((w.normal - c.normal).norm() < 1e-7, "step {step}");
     }
 }
+
+#[test]
+fn a_nearly_pointed_answer_whose_gap_stays_level_inside_the_fall_angle_is_not_trusted() {
+    // `validate`, interval 4, seed 61, series 2, chunk 94 pair 5560 (A of `eps` 1.87 / 0.64, B
+    // of 0.63 / 1.54): the first answer, radius 33 times the depth, fell as predicted at the fall
+    // check's angle (0.25 rad) but by 0.05-0.09 of the prediction at a quarter of it; the
+    // constructed common normal, 0.017 rad away along the soft direction, is shallower by
+    // 1.26e-6 of the depth (the shallowest: brute force over 4e5 directions, compass-refined).
+    let pair = protocol_pair(
+        (
+            [0.6885390849149722, 2.037569815442554, 0.6358360566293151],
+            [1.8737910321581626, 0.635774939511925],
+        ),
+        (
+            [2.7312436469698804, 1.1291205702687834, 2.711390144183675],
+            [0.6274876632768495, 1.5360863973973662],
+        ),
+        [
+            -0.07150099766540113,
+            -4.610855166665546,
+            -0.9928759328471438,
+        ],
+        [
+            -0.7940880259196658,
+            0.5910987940279814,
+            -0.09481473193874322,
+            -0.10505517310945978,
+        ],
+    );
+    let direction = [
+        -0.0249633122688525,
+        -0.9420442940980766,
+        -0.33455848666238364,
+    ];
+    let solution = cold_answer_is(&pair, direction, 0.0010597380691177167, "seed 61 pair 5560");
+    assert!(solution.restarts > 0);
+}
