@@ -1177,7 +1177,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// curvature can fail to hold well inside the depth's scale and hold again beyond it:
     /// `validate`, interval 4, seed 61, series 2, chunk 94 pair 5560 (A of `eps` 1.87 / 0.64, B
     /// of 0.63 / 1.54): a first answer of radius 33 times the depth fell by 1.3-1.9 depths at
-    /// 0.25 rad (one predicted), but by 0.05-0.09 of the predicted fall at 0.06 rad, and a
+    /// 0.25 rad (one predicted), but by 0.05-0.11 of the predicted fall at 0.06 rad, and a
     /// common normal 0.017 rad away along the soft direction was shallower by 1.26e-6 of the
     /// depth. At seed 1 the second probe restarts 92944 instead of 92719 pairs per 10^6 of
     /// series 2, interval 4 (intervals 1-3 have no nearly pointed or box-like body).
@@ -1454,7 +1454,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 // whole search took at step 56, 1.9-6.6 % deeper than the shallowest common
                 // normal, 0.98 rad away, until the recheck at step 64. With the check at every
                 // warm query, the warm sequences of `validate` at seed 1 take 0.23 iterations a
-                // query instead of 0.20 in interval 3 (+0.9 % of the instructions of 64 warm
+                // query instead of 0.20 in interval 3 (+3.4 % of the instructions of 64 warm
                 // sequences, callgrind) and 11.78 instead of 10.51 in interval 4.
                 if certified
                     || continues

@@ -1902,7 +1902,7 @@ fn a_warm_answer_that_follows_its_branch_takes_the_whole_trust_test() {
 fn a_nearly_pointed_answer_whose_gap_stays_level_inside_the_fall_angle_is_not_trusted() {
     // `validate`, interval 4, seed 61, series 2, chunk 94 pair 5560 (A of `eps` 1.87 / 0.64, B
     // of 0.63 / 1.54): the first answer, radius 33 times the depth, fell as predicted at the fall
-    // check's angle (0.25 rad) but by 0.05-0.09 of the prediction at a quarter of it; the
+    // check's angle (0.25 rad) but by 0.05-0.11 of the prediction at a quarter of it; the
     // constructed common normal, 0.017 rad away along the soft direction, is shallower by
     // 1.26e-6 of the depth (the shallowest: brute force over 4e5 directions, compass-refined).
     let pair = protocol_pair(
