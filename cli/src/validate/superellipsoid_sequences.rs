@@ -6,9 +6,13 @@
 //! and 1.7e-3, over [`STEPS`] steps. The pair's warm state is kept along it; the same
 //! configuration queried cold must give the same answer: both touching (every step touches by
 //! construction), the same depth within [`DEPTH_AGREEMENT`] relative and the same normal within
-//! [`NORMAL_AGREEMENT`] rad. The table also shows how many warm queries were answered at their
-//! extrapolated start with no Newton iteration, and the iterations warm against cold.
+//! [`NORMAL_AGREEMENT`] rad, or, where one of them is not a common normal but a local maximum
+//! of the support gap at a nearly flat face's kink, the same depth (counted apart, "at a kink",
+//! as series 2 of the protocol counts such answers). The table also shows how many warm queries
+//! were answered at their extrapolated start with no Newton iteration, and the iterations warm
+//! against cold.
 
+use super::superellipsoids::{is_common_normal, locally_shallowest};
 use super::{tallied, Options, Tally};
 use crate::sampling;
 use crate::superellipsoid_pairs::{sequence, Interval};
@@ -48,8 +52,13 @@ pub struct SequenceStats {
     depth_difference: f64,
     angle: f64,
     /// Warm answers that differ from the cold ones: touching against apart, or a depth or normal
-    /// beyond [`DEPTH_AGREEMENT`] or [`NORMAL_AGREEMENT`].
+    /// beyond [`DEPTH_AGREEMENT`] or [`NORMAL_AGREEMENT`], but for those counted in `kinked`.
     disagreeing: u64,
+    /// Warm answers at the cold one's depth whose normals are further apart than
+    /// [`NORMAL_AGREEMENT`], where each answer is a common normal or, at a nearly flat face's
+    /// kink, a local maximum of the support gap (and not both common normals): the same answer to
+    /// double precision.
+    kinked: u64,
 }
 
 impl Tally for SequenceStats {
@@ -61,6 +70,7 @@ impl Tally for SequenceStats {
         self.depth_difference = self.depth_difference.max(other.depth_difference);
         self.angle = self.angle.max(other.angle);
         self.disagreeing += other.disagreeing;
+        self.kinked += other.kinked;
     }
 }
 
@@ -109,11 +119,20 @@ pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
                 let angle = (w.normal - c.normal).norm();
                 stats.depth_difference = stats.depth_difference.max(depth);
                 stats.angle = stats.angle.max(angle);
-                let agree = w.touching
-                    && c.touching
-                    && depth <= DEPTH_AGREEMENT
-                    && angle <= NORMAL_AGREEMENT;
-                stats.disagreeing += (!agree) as u64;
+                let same_depth = w.touching && c.touching && depth <= DEPTH_AGREEMENT;
+                let agree = same_depth && angle <= NORMAL_AGREEMENT;
+                // Normals apart at the same depth, where an answer that is not a common normal is
+                // a local maximum of the support gap at a nearly flat face's kink (as series 2
+                // counts them): both answers are the answer to double precision.
+                let answers = [&w, &c];
+                let kink = same_depth
+                    && !agree
+                    && !answers.iter().all(|x| is_common_normal(x))
+                    && answers
+                        .iter()
+                        .all(|x| is_common_normal(x) || locally_shallowest(p, &x.normal));
+                stats.kinked += kink as u64;
+                stats.disagreeing += (!agree && !kink) as u64;
             }
         },
     )
@@ -147,7 +166,7 @@ pub fn table(results: &[(Interval, SequenceStats)]) -> Table {
             format!("{:.2}", s.cold_iterations as f64 / n),
             sci(s.depth_difference),
             sci(s.angle),
-            s.disagreeing.to_string(),
+            format!("{} ({} at a kink)", s.disagreeing, s.kinked),
         ]);
     }
     t

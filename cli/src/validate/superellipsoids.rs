@@ -26,7 +26,7 @@ use crate::superellipsoid_pairs::{pair, Interval, Series, SuperellipsoidPair};
 use crate::table::{sci, Table};
 use demcontact::narrow::common_normal::common_normal;
 use demcontact::shapes::Superellipsoid;
-use demcontact::WarmState;
+use demcontact::{Contact, WarmState};
 use nalgebra::Vector3;
 
 /// Iteration counts kept apart in the histograms (the last bin holds this many and more).
@@ -146,7 +146,7 @@ fn gap_by_angles(p: &SuperellipsoidPair, n: &Vector3<f64>) -> f64 {
 /// normal, so a rounding of `1e-16` in the direction moves the point across a good part of the
 /// face, and `d` cannot be made parallel to `c` to better than that; the support gap, a maximum
 /// at the face's kink, is as exact as elsewhere.
-fn locally_shallowest(p: &SuperellipsoidPair, n: &Vector3<f64>) -> bool {
+pub(super) fn locally_shallowest(p: &SuperellipsoidPair, n: &Vector3<f64>) -> bool {
     let n = n.normalize();
     let gap = gap_by_angles(p, &n);
     let tolerance = 1e-12 * (1.0 + p.pose_b.position.norm());
@@ -165,6 +165,14 @@ fn locally_shallowest(p: &SuperellipsoidPair, n: &Vector3<f64>) -> bool {
             gap_by_angles(p, &probe) <= gap + tolerance
         })
     })
+}
+
+/// Whether `contact`'s points lie on its normal line, to within `1e-9 (1 + |d|)` across it (`d`
+/// from A's point to B's): a true common normal, condition (5)_3 of the paper.
+pub(super) fn is_common_normal(contact: &Contact) -> bool {
+    let d = contact.point_b - contact.point_a;
+    let tangential = (d - contact.normal * d.dot(&contact.normal)).norm();
+    tangential <= 1e-9 * (1.0 + d.norm())
 }
 
 /// Runs one pair and records it.
@@ -212,9 +220,7 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
             if relative < -DEPTH_TOLERANCE {
                 // Shallower: must be a true common normal (d parallel to c), or, where a nearly
                 // flat face puts it beyond double precision, a local maximum of the support gap.
-                let d = c.point_b - c.point_a;
-                let tangential = (d - c.normal * d.dot(&c.normal)).norm();
-                if tangential > 1e-9 * (1.0 + d.norm()) {
+                if !is_common_normal(&c) {
                     let kink = locally_shallowest(p, &c.normal);
                     s.kinked += kink as u64;
                     s.wrong.count(!kink);
@@ -467,7 +473,10 @@ pub fn validate(options: &Options) -> Outcome {
                did not make the bodies overlap (a separating plane exists). Sequences: \
                \"disagreeing\": a warm answer not touching, or off the cold one by more than \
                1e-9 in relative depth or 1e-7 rad in normal (the normals' own errors reach \
-               ~3e-8 rad where a body is nearly flat, Table 1); \"answered at the start\": no Newton \
+               ~3e-8 rad where a body is nearly flat, Table 1), but for the warm answers at the \
+               cold one's depth whose normals differ where one of the two is not a common normal \
+               but a local maximum of the support gap at a kink (counted apart, \"at a kink\": \
+               the same answer to double precision); \"answered at the start\": no Newton \
                iteration, the start extrapolated from the last contact directions being a \
                common normal to the search's accuracy already. Deep overlaps: \"missed\": deeper \
                than the brute-force reference by more than 1e-9 relative, or shallower without \
@@ -526,4 +535,36 @@ pub fn validate(options: &Options) -> Outcome {
         }
     }
     Outcome { report, passed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demcontact::ContactKind;
+
+    #[test]
+    fn a_common_normal_has_its_points_on_the_normal_line() {
+        let normal = Vector3::new(0.0, 0.6, 0.8);
+        let a = Vector3::new(1.0, 2.0, 3.0);
+        let on_line = Contact::from_points(
+            a,
+            a - normal * 1e-3,
+            normal,
+            1e-3,
+            false,
+            ContactKind::Smooth,
+        );
+        assert!(is_common_normal(&on_line));
+        // 1e-6 across the normal, at |d| of about 1e-3: beyond 1e-9 (1 + |d|).
+        let across = Vector3::new(1e-6, 0.0, 0.0);
+        let off_line = Contact::from_points(
+            a,
+            a - normal * 1e-3 + across,
+            normal,
+            1e-3,
+            false,
+            ContactKind::Smooth,
+        );
+        assert!(!is_common_normal(&off_line));
+    }
 }
