@@ -18,6 +18,7 @@
 //! reference is the deeper one, the compass search stopped in another basin; the kernel's answer
 //! is then checked to be a common normal (`|d x c| <= 1e-9 (1 + |d|)`), or it counts as missed too.
 
+use super::superellipsoids::is_common_normal;
 use super::{tallied, Options, Tally};
 use crate::sampling;
 use crate::superellipsoid_pairs::{construct, Interval};
@@ -173,8 +174,7 @@ pub fn run_deep(options: &Options, interval: Interval) -> DeepStats {
         if excess > DEPTH_AGREEMENT {
             stats.missed += 1;
         } else if excess < -DEPTH_AGREEMENT {
-            let d = s.contact.point_b - s.contact.point_a;
-            let common = d.cross(&s.contact.normal).norm() <= 1e-9 * (1.0 + d.norm());
+            let common = is_common_normal(&s.contact);
             stats.reference_deeper += common as u64;
             stats.missed += (!common) as u64;
         }
