@@ -122,9 +122,13 @@ impl Stats {
     }
 }
 
+/// How far below 0 the support gap along a reported separating direction ([`gap_by_angles`]) may
+/// be for the plane to count as real: the rounding of that gap.
+pub(super) const SEPARATION_ROUNDING: f64 = 1e-12;
+
 /// The support gap along `n` (A's frame) through eq. (4) then eq. (2): the paper's route, which
 /// shares no code with the kernel's closed form.
-fn gap_by_angles(p: &SuperellipsoidPair, n: &Vector3<f64>) -> f64 {
+pub(super) fn gap_by_angles(p: &SuperellipsoidPair, n: &Vector3<f64>) -> f64 {
     let point = |s: &Superellipsoid, m: &Vector3<f64>| {
         let (phi1, phi2) = s.parameters_of_normal(m);
         s.surface_point(phi1, phi2)
@@ -208,7 +212,7 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
         }
         Series::Penetrating if !c.touching => {
             // Reported apart: right only if the separating plane is real.
-            if gap_by_angles(p, &c.normal) > -1e-12 {
+            if gap_by_angles(p, &c.normal) > -SEPARATION_ROUNDING {
                 s.not_overlapping += 1;
             } else {
                 s.wrong.count(true);
@@ -476,7 +480,10 @@ pub fn validate(options: &Options) -> Outcome {
                ~3e-8 rad where a body is nearly flat, Table 1), but for the warm answers at the \
                cold one's depth whose normals differ where one of the two is not a common normal \
                but a local maximum of the support gap at a kink (counted apart, \"at a kink\": \
-               the same answer to double precision); \"answered at the start\": no Newton \
+               the same answer to double precision), and for the steps whose construction did \
+               not make the bodies overlap, answered apart warm and cold, each by a real \
+               separating plane (counted apart, \"apart\", as series 2's \"not overlapping\"; \
+               a separating direction is not unique, so the normals are not compared); \"answered at the start\": no Newton \
                iteration, the start extrapolated from the last contact directions being a \
                common normal to the search's accuracy already. Deep overlaps: \"missed\": deeper \
                than the brute-force reference by more than 1e-9 relative, or shallower without \
