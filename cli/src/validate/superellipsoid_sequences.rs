@@ -11,9 +11,8 @@
 //! as series 2 of the protocol counts such answers). Where a nearly pointed body keeps the
 //! construction from making the bodies overlap (series 2 counts such pairs "not overlapping"),
 //! both answers must be apart, each by a real separating plane, and are counted apart too. The
-//! table also shows how many warm queries
-//! were answered at their extrapolated start with no Newton iteration, and the iterations warm
-//! against cold.
+//! table also shows how many warm queries were answered at their extrapolated start with no
+//! Newton iteration, and the iterations warm against cold.
 
 use super::superellipsoids::{
     gap_by_angles, is_common_normal, locally_shallowest, SEPARATION_ROUNDING,
