@@ -19,11 +19,11 @@ use super::superellipsoids::{
 };
 use super::{tallied, Options, Tally};
 use crate::sampling;
-use crate::superellipsoid_pairs::{sequence, Interval};
+use crate::superellipsoid_pairs::{sequence, Interval, SuperellipsoidPair};
 use crate::table::{sci, Table};
 use demcontact::narrow::collide;
 use demcontact::shapes::Shape;
-use demcontact::{Pose, WarmState};
+use demcontact::{Contact, Pose, WarmState};
 
 /// Steps per sequence.
 pub const STEPS: usize = 100;
@@ -68,6 +68,42 @@ pub struct SequenceStats {
     /// normal is not negative, as series 2 checks its "not overlapping" pairs): the normals,
     /// separating directions, are not unique and are not compared.
     apart: u64,
+}
+
+impl SequenceStats {
+    /// Counts the warm answer `w` against the cold answer `c` of the same step `p`.
+    fn compare(&mut self, p: &SuperellipsoidPair, w: &Contact, c: &Contact) {
+        self.at_start += (w.iterations == 0) as u64;
+        self.warm_iterations += w.iterations as u64;
+        self.cold_iterations += c.iterations as u64;
+        // `validate`, interval 4, seed 150, warm sequence 274 (B of `eps2` 1.88): every step
+        // apart, warm and cold, their separating directions up to 0.23 rad apart.
+        let apart = [w, c]
+            .iter()
+            .all(|x| !x.touching && gap_by_angles(p, &x.normal) > -SEPARATION_ROUNDING);
+        if apart {
+            self.apart += 1;
+            return;
+        }
+        let depth = (w.penetration - c.penetration).abs() / c.penetration.max(f64::MIN_POSITIVE);
+        let angle = (w.normal - c.normal).norm();
+        self.depth_difference = self.depth_difference.max(depth);
+        self.angle = self.angle.max(angle);
+        let same_depth = w.touching && c.touching && depth <= DEPTH_AGREEMENT;
+        let agree = same_depth && angle <= NORMAL_AGREEMENT;
+        // Normals apart at the same depth, where an answer that is not a common normal is a local
+        // maximum of the support gap at a nearly flat face's kink (as series 2 counts them): both
+        // answers are the answer to double precision.
+        let answers = [w, c];
+        let kink = same_depth
+            && !agree
+            && !answers.iter().all(|x| is_common_normal(x))
+            && answers
+                .iter()
+                .all(|x| is_common_normal(x) || locally_shallowest(p, &x.normal));
+        self.kinked += kink as u64;
+        self.disagreeing += (!agree && !kink) as u64;
+    }
 }
 
 impl Tally for SequenceStats {
@@ -121,37 +157,7 @@ pub fn run_sequences(options: &Options, interval: Interval) -> SequenceStats {
                     stats.disagreeing += 1;
                     continue;
                 };
-                stats.at_start += (w.iterations == 0) as u64;
-                stats.warm_iterations += w.iterations as u64;
-                stats.cold_iterations += c.iterations as u64;
-                // `validate`, interval 4, seed 150, warm sequence 274 (B of `eps2` 1.88): every
-                // step apart, warm and cold, their separating directions up to 0.23 rad apart.
-                let apart = [&w, &c]
-                    .iter()
-                    .all(|x| !x.touching && gap_by_angles(p, &x.normal) > -SEPARATION_ROUNDING);
-                if apart {
-                    stats.apart += 1;
-                    continue;
-                }
-                let depth =
-                    (w.penetration - c.penetration).abs() / c.penetration.max(f64::MIN_POSITIVE);
-                let angle = (w.normal - c.normal).norm();
-                stats.depth_difference = stats.depth_difference.max(depth);
-                stats.angle = stats.angle.max(angle);
-                let same_depth = w.touching && c.touching && depth <= DEPTH_AGREEMENT;
-                let agree = same_depth && angle <= NORMAL_AGREEMENT;
-                // Normals apart at the same depth, where an answer that is not a common normal is
-                // a local maximum of the support gap at a nearly flat face's kink (as series 2
-                // counts them): both answers are the answer to double precision.
-                let answers = [&w, &c];
-                let kink = same_depth
-                    && !agree
-                    && !answers.iter().all(|x| is_common_normal(x))
-                    && answers
-                        .iter()
-                        .all(|x| is_common_normal(x) || locally_shallowest(p, &x.normal));
-                stats.kinked += kink as u64;
-                stats.disagreeing += (!agree && !kink) as u64;
+                stats.compare(p, &w, &c);
             }
         },
     )
@@ -192,4 +198,41 @@ pub fn table(results: &[(Interval, SequenceStats)]) -> Table {
         ]);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::superellipsoid_pairs::{pair, Series};
+
+    #[test]
+    fn answers_apart_by_real_separating_planes_are_counted_apart_and_others_disagree() {
+        let mut rng = sampling::rng(150);
+        let p = pair(Interval::Three, Series::Separated, &mut rng);
+        let (a, b) = (Shape::Superellipsoid(p.a), Shape::Superellipsoid(p.b));
+        let query = || collide(&a, &Pose::identity(), &b, &p.pose_b, None).unwrap();
+        let (w, c) = (query(), query());
+        assert!(!w.touching && !c.touching);
+        // Apart warm and cold, along another real separating direction (the constructed one's
+        // gap is the construction's distance, at most the kernel's certified bound): apart.
+        let mut other = c;
+        other.normal = p.direction;
+        assert!(gap_by_angles(&p, &p.direction) > 0.0);
+        let mut stats = SequenceStats::default();
+        stats.compare(&p, &w, &other);
+        assert_eq!((stats.apart, stats.disagreeing), (1, 0));
+        // Apart along a direction that separates nothing (the reverse of a separating one):
+        // disagreeing.
+        let mut fake = c;
+        fake.normal = -c.normal;
+        assert!(gap_by_angles(&p, &fake.normal) < -SEPARATION_ROUNDING);
+        stats.compare(&p, &w, &fake);
+        assert_eq!((stats.apart, stats.disagreeing), (1, 1));
+        // Apart against touching: disagreeing.
+        let mut touching = c;
+        touching.touching = true;
+        touching.penetration = 1e-3;
+        stats.compare(&p, &w, &touching);
+        assert_eq!((stats.apart, stats.disagreeing), (1, 2));
+    }
 }
