@@ -485,8 +485,9 @@ pub fn validate(options: &Options) -> Outcome {
                separating plane (counted apart, \"apart\", as series 2's \"not overlapping\"; \
                a separating direction is not unique, so the normals are not compared); \
                \"answered at the start\": no Newton iteration, the start extrapolated from the \
-               last contact directions being a common normal to the search's accuracy already. Deep overlaps: \"missed\": deeper \
-               than the brute-force reference by more than 1e-9 relative, or shallower without \
+               last contact directions being a common normal to the search's accuracy already. \
+               Deep overlaps: \"missed\": deeper than the brute-force reference by more than \
+               1e-9 relative, or shallower without \
                being a common normal; \"reference deeper\": the reference's compass search \
                stopped in another basin, ours a common normal; \"wide search\": the first answer \
                was neither certified by the bodies' rolling balls (a depth at most the sum of the \
