@@ -10,7 +10,7 @@ mod superellipsoid;
 mod symmetric_tensor;
 
 pub use inner_ellipsoid::apex_hull_contains;
-pub use polyhedron::{GaussArc, Polyhedron, PolyhedronEdge};
+pub use polyhedron::{CreasedFace, GaussArc, Polyhedron, PolyhedronEdge, CREASE_POINT_LIMIT};
 pub use potential_particle::{
     minimise_piecewise_quadratic, Minimum, PotentialParticle, QuadraticModel,
 };

@@ -31,10 +31,15 @@
 //!   balls alone (`flat_certificate`). The search ends there: on the seed of an updated
 //!   detection, on the first face covers of an initial one, or after the face covers.
 //!
+//! * **Creased faces** (beyond the paper's text): where a body's face was merged from triangles
+//!   coplanar only within the hull's tolerance, a touching answer is also checked along the exact
+//!   hull's facets and hidden edges there (`crease`), so that the depth is the exact hull's.
+//!
 //! The composite contact type (v-v, v-e, v-f, e-e, e-f, f-f) and the list of basic contacts come
 //! from the features of each body within the overlap along the normal (`patch`).
 
 mod ball_certificate;
+mod crease;
 mod flat_certificate;
 mod motion_certificate;
 mod pair;
@@ -46,6 +51,7 @@ mod rough_cases;
 #[cfg(test)]
 mod tests;
 
+pub use crease::{shallower_at_creases, CreaseAnswer};
 pub use pair::{
     arcs_cross, arcs_cross_planes, Cover, EdgeLines, EdgeOfA, Evaluated, PolyhedronPair,
 };
@@ -74,7 +80,8 @@ pub struct Detection {
     /// as `penetration`; for a pair apart, the separating cover's normal and gap (a certified
     /// lower bound of the distance, `separation_exact` false). `iterations`: covers evaluated.
     pub contact: Contact,
-    /// The cover the answer comes from.
+    /// The cover the answer comes from, with the answer's axis and overlap: those of a direction
+    /// at a creased face ([`shallower_at_creases`]) where one overlaps less than the cover.
     pub cover: Evaluated,
     /// The support vertices of A along the normal and of B against it.
     pub support: (usize, usize),
@@ -328,8 +335,16 @@ fn evaluate_in_full(
             (best.axis, best.overlap) = crossing_answer(&pair, &best, edge_a, edge_b);
         }
     }
+    let searched = best;
+    let mut support = pair.support_of(&best.cover);
+    let mut witness = None;
+    if best.overlap > 0.0 && (!a.creased_faces().is_empty() || !b.creased_faces().is_empty()) {
+        if let Some(c) = shallower_at_creases(&pair, relative, best.overlap, support) {
+            (best.axis, best.overlap, support) = (c.axis, c.overlap, c.support);
+            witness = Some((c.point_b + c.axis * c.overlap, c.point_b));
+        }
+    }
     let n = best.axis;
-    let support = pair.support_of(&best.cover);
     let kind = if best.overlap > 0.0 {
         contact_kind(&pair, &n, best.overlap, support)
     } else {
@@ -338,7 +353,7 @@ fn evaluate_in_full(
             _ => ContactKind::VertexFace,
         }
     };
-    let (pa, pb) = witness_points(&pair, &best);
+    let (pa, pb) = witness.unwrap_or_else(|| witness_points(&pair, &best));
     let mut contact = Contact::from_points(pa, pb, n, best.overlap, false, kind);
     contact.iterations = outcome.covers;
     contact.warm_started = warm_started;
@@ -346,7 +361,8 @@ fn evaluate_in_full(
     let code = cover_code(&best.cover);
     warm.data[..3].copy_from_slice(&code);
     if kept {
-        motion_certificate::record(&mut warm.data, &pair, relative, &best, warm_started);
+        // The certificate's reference is the search's own cover (a touching one clears it).
+        motion_certificate::record(&mut warm.data, &pair, relative, &searched, warm_started);
     }
     Detection {
         contact,

@@ -7,22 +7,37 @@ use crate::error::Result;
 use nalgebra::Vector3;
 use std::collections::HashMap;
 
+/// The polygonal faces of a triangulated hull, each with the triangles merged into it.
+#[derive(Debug, Clone)]
+pub(super) struct MergedFaces {
+    /// The boundary loop of each face: point indices, counter-clockwise seen from outside.
+    pub loops: Vec<Vec<usize>>,
+    /// The corners of the triangles merged into each face (point indices, in the order of
+    /// `loops`), each triangle counter-clockwise seen from outside: a face of one triangle has one.
+    pub triangles: Vec<Vec<[usize; 3]>>,
+}
+
 /// Groups the triangles into coplanar regions (see [`coplanar_regions`]) and returns the
 /// boundary loop of each region (counter-clockwise seen from outside, point indices), with every
-/// vertex that lies on fewer than three of the merged faces removed.
+/// vertex that lies on fewer than three of the merged faces removed, and the region's triangles.
 pub(super) fn merge_coplanar_triangles(
     hull: &TriangleHull,
     points: &[Vector3<f64>],
     tolerance: f64,
-) -> Result<Vec<Vec<usize>>> {
+) -> Result<MergedFaces> {
     let triangle_count = hull.triangles.len();
     let region_of = coplanar_regions(hull, points, tolerance);
 
     // The boundary of each group: the triangle edges whose neighbour lies in another group.
     let mut boundary_by_group: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
+    let mut triangles_by_group: HashMap<usize, Vec<[usize; 3]>> = HashMap::new();
     let mut group_order = Vec::new();
     for t in 0..triangle_count {
         let group = region_of[t];
+        triangles_by_group
+            .entry(group)
+            .or_default()
+            .push(hull.triangles[t]);
         let boundary = boundary_by_group.entry(group).or_insert_with(|| {
             group_order.push(group);
             HashMap::new()
@@ -41,8 +56,10 @@ pub(super) fn merge_coplanar_triangles(
         }
     }
     let mut loops = Vec::with_capacity(group_order.len());
+    let mut triangles = Vec::with_capacity(group_order.len());
     for group in group_order {
         loops.push(boundary_loop(&boundary_by_group[&group])?);
+        triangles.push(triangles_by_group.remove(&group).unwrap_or_default());
     }
 
     // A corner of a convex polyhedron lies on at least three faces; a vertex on two lies inside
@@ -61,7 +78,7 @@ pub(super) fn merge_coplanar_triangles(
             ));
         }
     }
-    Ok(loops)
+    Ok(MergedFaces { loops, triangles })
 }
 
 /// The region of each triangle. Regions grow from seeds taken in order of decreasing area (a
@@ -160,11 +177,17 @@ mod tests {
         points.push(Vector3::new(0.5, 1.0, 1.0));
         points.push(Vector3::new(0.0, 0.0, 0.5));
         let hull = quickhull(&points, 1e-9, 3f64.sqrt()).unwrap();
-        let faces = merge_coplanar_triangles(&hull, &points, 1e-9).unwrap();
+        let merged = merge_coplanar_triangles(&hull, &points, 1e-9).unwrap();
+        let faces = &merged.loops;
         assert_eq!(faces.len(), 6);
-        for face in &faces {
+        for (face, triangles) in faces.iter().zip(&merged.triangles) {
             assert_eq!(face.len(), 4, "{face:?}");
             assert!(face.iter().all(|&v| v < 8));
+            assert!(triangles.len() >= 2, "{triangles:?}");
+            assert!(triangles
+                .iter()
+                .flatten()
+                .all(|p| face.contains(p) || *p >= 8));
         }
     }
 

@@ -70,8 +70,16 @@
 //!
 //! A point left out beyond a sharp edge (above) would stay a corner only if the faces it would
 //! drop from were split at it rather than merged; this implementation does not do that either.
+//!
+//! Where nearly coplanar triangles merge into one face, the exact hull of the input has several
+//! facets there, meeting at hidden edges. Such a creased face of up to
+//! [`CREASE_POINT_LIMIT`] points keeps those facets' normals and hidden edges' directions
+//! ([`Polyhedron::creased_faces`]), and the contact search evaluates them, so that its depths are
+//! the exact hull's rather than the merged face's (which overstate them by up to the face's
+//! [`flatness`](Polyhedron::face_flatness)). The faces, edges and vertices stay the merged ones.
 
 mod brep;
+mod crease;
 mod gauss_arc;
 mod highest;
 mod hull;
@@ -85,6 +93,7 @@ mod support;
 mod tests;
 
 pub use brep::PolyhedronEdge;
+pub use crease::{CreasedFace, CREASE_POINT_LIMIT};
 pub use gauss_arc::GaussArc;
 
 use crate::error::{Error, Result};
@@ -130,6 +139,7 @@ pub struct Polyhedron {
     flatness: f64,
     /// The face planes in a tree of normal cones ([`Self::below_every_face_plane`]).
     plane_tree: PlaneTree,
+    creased_faces: Vec<CreasedFace>,
     tolerance: f64,
 }
 
@@ -269,10 +279,11 @@ impl Polyhedron {
     fn built(points: &[Vector3<f64>], coarsening: f64) -> Result<Polyhedron> {
         let prepared = points::prepare(points, coarsening)?;
         let triangles = hull::quickhull(&prepared.points, prepared.tolerance, prepared.diagonal)?;
-        let loops =
+        let merged =
             merge::merge_coplanar_triangles(&triangles, &prepared.points, prepared.tolerance)?;
+        let loops = &merged.loops;
         let brep = BoundaryRepresentation::from_face_loops(
-            &loops,
+            loops,
             &prepared.points,
             &prepared.source_indices,
         )?;
@@ -319,7 +330,25 @@ impl Polyhedron {
             .collect();
         let flatness = face_flatness.iter().copied().fold(0.0, f64::max);
         let plane_tree = PlaneTree::new(&brep.face_normals, &brep.face_offsets);
+        let creased_faces = (0..loops.len())
+            .filter_map(|face| {
+                let merged_face = crease::MergedFace {
+                    face,
+                    corners: &loops[face],
+                    triangles: &merged.triangles[face],
+                    normal: brep.face_normals[face],
+                    offset: brep.face_offsets[face],
+                };
+                crease::creased_face(
+                    &merged_face,
+                    &prepared.points,
+                    &brep.positions,
+                    prepared.round_off,
+                )
+            })
+            .collect();
         Ok(Polyhedron {
+            creased_faces,
             plane_tree,
             edge_arcs,
             edge_faces,
@@ -386,6 +415,15 @@ impl Polyhedron {
     /// rounding.
     pub fn flatness(&self) -> f64 {
         self.flatness
+    }
+
+    /// The faces merged from triangles that are not coplanar to rounding, with the exact hull's
+    /// facets and hidden edges there ([`CreasedFace`]): empty for a body whose faces are planar
+    /// to rounding, such as one built from exact corners. A contact search evaluates these
+    /// directions too, so that its depth is that of the exact hull of the input points, not of
+    /// the merged faces (which may overstate it by up to [`Self::face_flatness`]).
+    pub fn creased_faces(&self) -> &[CreasedFace] {
+        &self.creased_faces
     }
 
     /// Whether `point` (body frame) lies at least `depth` below every face plane:

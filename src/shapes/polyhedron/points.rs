@@ -24,6 +24,9 @@ pub(super) struct PreparedPoints {
     pub tolerance: f64,
     /// The diagonal of the axis-aligned bounding box of all input points.
     pub diagonal: f64,
+    /// The round-off floor of the tolerance ([`ROUND_OFF_FACTOR`] units in the last place of the
+    /// largest coordinate magnitude): lengths below it are rounding.
+    pub round_off: f64,
 }
 
 /// Checks the input, computes the tolerance (`coarsening` times the scheme's: 1 but for the
@@ -53,8 +56,8 @@ pub(super) fn prepare(points: &[Vector3<f64>], coarsening: f64) -> Result<Prepar
     }
     let diagonal = (hi - lo).norm();
     let largest_magnitude = lo.abs().max().max(hi.abs().max());
-    let tolerance = coarsening
-        * (RELATIVE_TOLERANCE * diagonal + ROUND_OFF_FACTOR * f64::EPSILON * largest_magnitude);
+    let round_off = ROUND_OFF_FACTOR * f64::EPSILON * largest_magnitude;
+    let tolerance = coarsening * (RELATIVE_TOLERANCE * diagonal + round_off);
     if diagonal == 0.0 {
         return Err(Error::DegenerateGeometry(format!(
             "all {} points coincide: a polyhedron needs at least 4 non-coplanar points",
@@ -92,6 +95,7 @@ pub(super) fn prepare(points: &[Vector3<f64>], coarsening: f64) -> Result<Prepar
         source_indices,
         tolerance,
         diagonal,
+        round_off,
     })
 }
 

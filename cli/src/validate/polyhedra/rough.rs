@@ -8,9 +8,11 @@
 //! tolerance of [`ROUGH_TOLERANCE`] of the size, above the hull's tolerance, or of
 //! [`HULL_TOLERANCES`] hull tolerances where `Polyhedron::new` rebuilt a hull at a coarser one,
 //! plus how far each hull left input points out ([`pair_tolerance`]). Two checks against the
-//! kernel's own hull hold the search to rounding: each depth must equal, within a hull
+//! kernel's own hull hold the search to rounding: no depth may exceed, by more than a hull
 //! tolerance, the SAT over its faces and edge pairs ([`sat_over_hull_axes`],
-//! [`HULL_AXES_TOLERANCE`]), which a search that misses a cover would not; each gap must be the
+//! [`HULL_AXES_TOLERANCE`]), as a search that misses a cover would (a depth may fall below it
+//! where the search also evaluates the exact hull's facets at a creased face,
+//! [`Polyhedron::creased_faces`]); each gap must be the
 //! gap of its vertices along the normal reported, which makes it a certified lower bound of the
 //! distance between the hulls.
 
@@ -42,8 +44,11 @@ use rand::Rng;
 /// of the kernel's hull the other way than the input's, 11 of its tolerances deep in the depth.
 pub const ROUGH_TOLERANCE: f64 = 2e-7;
 
-/// How far an answer may lie from the SAT over the kernel's own hull ([`sat_over_hull_axes`]), in
-/// the larger of the two hulls' tolerances ([`Polyhedron::tolerance`]). The search is exact over
+/// How far an answer may lie above the SAT over the kernel's own hull ([`sat_over_hull_axes`]), in
+/// the larger of the two hulls' tolerances ([`Polyhedron::tolerance`]). Below it is no fault:
+/// at a creased face ([`Polyhedron::creased_faces`]) the search also evaluates the exact hull's
+/// facets and hidden edges, whose overlaps the merged face's SAT does not see (up to 0.51 of a
+/// tolerance below it at seed 1). The search is exact over
 /// the covers of the hull it built: over seeds 1-15 (probe `roughfail`) the difference stayed
 /// below 1e-15 of the size at 13 seeds. The SAT also crosses the spans of edges a few tolerances
 /// long, whose directions are the hull's only to its tolerance, and some of those axes find the
@@ -288,7 +293,7 @@ impl Stats {
                 let error = (c.penetration - sat.depth).abs();
                 self.depth.add(error / tolerance);
                 self.depth_size = self.depth_size.max(error / size);
-                self.hull_axes.add((c.penetration - own).abs() / hull);
+                self.hull_axes.add((c.penetration - own).max(0.0) / hull);
             }
         }
     }
@@ -404,7 +409,7 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
         String::new(),
     ]);
     t.row(vec![
-        "depth against the SAT over the kernel's own hull (its faces and edge pairs) / hull tolerance, max"
+        "depth above the SAT over the kernel's own hull (its faces and edge pairs) / hull tolerance, max"
             .into(),
         sci(s.hull_axes.max),
         format!("<= {HULL_AXES_TOLERANCE}"),
