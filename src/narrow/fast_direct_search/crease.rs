@@ -9,8 +9,9 @@
 //! directions are evaluated too: each by both bodies' exact support (the polyhedron's support
 //! vertex, or a corner the merged face dropped), so every overlap found is that along its
 //! direction and bounds the minimum translation distance from above, and with the facets and
-//! hidden edges the exact hull's minimum is among them. A direction whose overlap cannot fall
-//! below the answer's, by a bound from one point of each body, costs two dot products.
+//! hidden edges the exact hull's minimum is among them. A face whose directions cannot overlap
+//! less than the answer, by a bound from one of its corners and B's inner ball, costs a few dot
+//! products; so does a direction ruled out by a bound from one point of each body.
 //!
 //! Not covered: two creased faces against each other (a hidden edge of each), and faces merged
 //! from more than [`crate::shapes::CREASE_POINT_LIMIT`] points, whose depths keep the tolerance
@@ -76,10 +77,19 @@ fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Optio
     let mut best: Option<CreaseAnswer> = None;
     let mut bar = bar;
     let mut lows = Vec::new();
+    // B's inner ball, in A's frame: B's support against any unit `u` is at least `r - u . c`.
+    let centre = pair.rotation * b.centroid() + pair.translation;
+    let radius = b.inner_radius();
     for crease in a.creased_faces() {
         let f = crease.face();
         let n = a.face_normal(f);
         let corner = a.face_vertices(f)[0];
+        // Every direction the crease needs lies within `spread` of `n`, and along each the
+        // overlap is at least `u . (corner - centre) + radius`: a face far from B costs no climb.
+        let ball_reach = a.vertex(corner) - centre;
+        if n.dot(&ball_reach) - crease.spread() * ball_reach.norm() + radius >= bar {
+            continue;
+        }
         let low = pair.b_lowest(&n, hints.1);
         // Any point of A less any point of B: the overlap along every direction `u` is at least
         // `u . reach`.
@@ -248,6 +258,12 @@ mod tests {
         };
         assert_eq!(body.face_normal(crease.face()).z.signum(), 1.0);
         assert!(crease.dropped_points().is_empty());
+        // The merged face's normal is halfway, (2.5e-9, 2.5e-9, 1).
+        assert!(
+            (crease.spread() - 0.5e-8 / 2f64.sqrt()).abs() < 1e-15,
+            "{}",
+            crease.spread()
+        );
         // The two triangles either side of the diagonal from the raised corner.
         let mut normals = crease.facet_normals().to_vec();
         normals.sort_by(|m, n| m.x.total_cmp(&n.x));

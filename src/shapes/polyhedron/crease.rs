@@ -31,6 +31,7 @@ pub struct CreasedFace {
     dropped: Vec<Vector3<f64>>,
     facet_normals: Vec<Vector3<f64>>,
     hidden_edges: Vec<Vector3<f64>>,
+    spread: f64,
 }
 
 impl CreasedFace {
@@ -57,6 +58,14 @@ impl CreasedFace {
     /// the exact hull's hidden edges (up to sign).
     pub fn hidden_edge_directions(&self) -> &[Vector3<f64>] {
         &self.hidden_edges
+    }
+
+    /// The largest distance `|m - n|` of a [facet normal](Self::facet_normals) `m` from the
+    /// face's normal `n`. The exact hull's outward normals there (the facets', and those across
+    /// the hidden edges between them) all lie within it of `n`: the cap of unit vectors within a
+    /// distance below `sqrt(2)` of `n` holds every shortest arc between two of its points.
+    pub fn spread(&self) -> f64 {
+        self.spread
     }
 }
 
@@ -104,10 +113,11 @@ pub(super) fn creased_face(
             (s, t) == (p, q) || (s, t) == (q, p)
         })
     };
+    // The face's own points first: a plane that is not a facet fails there, near its points.
     let supports = |u: &Vector3<f64>, height: f64| {
         let slack = 2.0 * round_off;
-        vertices.iter().all(|x| u.dot(x) <= height + slack)
-            && own.iter().all(|&p| u.dot(&points[p]) <= height + slack)
+        own.iter().all(|&p| u.dot(&points[p]) <= height + slack)
+            && vertices.iter().all(|x| u.dot(x) <= height + slack)
     };
     let mut facet_normals: Vec<Vector3<f64>> = Vec::new();
     let mut hidden_edges: Vec<Vector3<f64>> = Vec::new();
@@ -148,7 +158,12 @@ pub(super) fn creased_face(
     if facet_normals.is_empty() {
         return None;
     }
+    let spread = facet_normals
+        .iter()
+        .map(|m| (m - n).norm())
+        .fold(0.0, f64::max);
     Some(CreasedFace {
+        spread,
         face: merged.face,
         dropped: own
             .iter()
