@@ -10,6 +10,8 @@ mod superellipsoid;
 mod symmetric_tensor;
 
 pub use inner_ellipsoid::apex_hull_contains;
+#[cfg(test)]
+pub(crate) use polyhedron::raised_corner_box;
 pub use polyhedron::{CreasedFace, GaussArc, Polyhedron, PolyhedronEdge, CREASE_POINT_LIMIT};
 pub use potential_particle::{
     minimise_piecewise_quadratic, Minimum, PotentialParticle, QuadraticModel,

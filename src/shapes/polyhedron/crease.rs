@@ -174,3 +174,71 @@ pub(super) fn creased_face(
         hidden_edges,
     })
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::Polyhedron;
+    use super::*;
+
+    /// The box `[-1, 1] x [-1, 1] x [-1, 0]` with its top corner `(-1, -1, 0)` raised by `rise`:
+    /// below the construction's tolerance (3e-8), its top is one face creased along the
+    /// diagonal from that corner.
+    pub(crate) fn raised_corner_box(rise: f64) -> Vec<Vector3<f64>> {
+        let mut points = Vec::new();
+        for z in [-1.0, 0.0] {
+            for y in [-1.0, 1.0] {
+                for x in [-1.0, 1.0] {
+                    let lift = if (x, y, z) == (-1.0, -1.0, 0.0) {
+                        rise
+                    } else {
+                        0.0
+                    };
+                    points.push(Vector3::new(x, y, z + lift));
+                }
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn a_merged_face_off_its_plane_is_listed_with_its_exact_facets() {
+        let flat = Polyhedron::new(&raised_corner_box(0.0)).unwrap();
+        assert!(flat.creased_faces().is_empty());
+        let body = Polyhedron::new(&raised_corner_box(1e-8)).unwrap();
+        assert_eq!(
+            body.num_faces(),
+            6,
+            "the raised corner is merged into the top"
+        );
+        let [crease] = body.creased_faces() else {
+            panic!("{:?}", body.creased_faces())
+        };
+        assert_eq!(body.face_normal(crease.face()).z.signum(), 1.0);
+        assert!(crease.dropped_points().is_empty());
+        // The merged face's normal is halfway, (2.5e-9, 2.5e-9, 1).
+        assert!(
+            (crease.spread() - 0.5e-8 / 2f64.sqrt()).abs() < 1e-15,
+            "{}",
+            crease.spread()
+        );
+        // The two triangles either side of the diagonal from the raised corner.
+        let mut normals = crease.facet_normals().to_vec();
+        normals.sort_by(|m, n| m.x.total_cmp(&n.x));
+        let tilt = 0.5e-8;
+        for (m, expected) in normals
+            .iter()
+            .zip([Vector3::new(0.0, tilt, 1.0), Vector3::new(tilt, 0.0, 1.0)])
+        {
+            assert!((m - expected.normalize()).norm() < 1e-15, "{m:?}");
+        }
+        let [hidden] = crease.hidden_edge_directions() else {
+            panic!("{:?}", crease.hidden_edge_directions())
+        };
+        assert!(
+            hidden
+                .cross(&Vector3::new(1.0, 1.0, 0.0).normalize())
+                .norm()
+                < 1e-8
+        );
+    }
+}

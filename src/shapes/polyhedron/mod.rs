@@ -93,6 +93,8 @@ mod support;
 mod tests;
 
 pub use brep::PolyhedronEdge;
+#[cfg(test)]
+pub(crate) use crease::tests::raised_corner_box;
 pub use crease::{CreasedFace, CREASE_POINT_LIMIT};
 pub use gauss_arc::GaussArc;
 
