@@ -325,6 +325,12 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
             (far.max(e), beyond + usize::from(e > 1.0))
         });
     let beyond = excess.1;
+    let creased = pool
+        .iter()
+        .map(|b| b.polyhedron().creased_faces().len())
+        .fold((0, 0), |(bodies, faces), n| {
+            (bodies + usize::from(n > 0), faces + n)
+        });
     let s = tallied(
         options,
         pairs.div_ceil(CHUNK),
@@ -367,6 +373,14 @@ pub fn validate(options: &Options, pairs: usize) -> Outcome {
     t.row(vec![
         "of which rebuilt at a coarser tolerance (faces not sound at the scheme's)".into(),
         coarsened.to_string(),
+        String::new(),
+        String::new(),
+    ]);
+    t.row(vec![
+        "bodies with creased faces (merged off their plane; the search also takes their exact \
+         facets), bodies (faces)"
+            .into(),
+        format!("{} ({})", creased.0, creased.1),
         String::new(),
         String::new(),
     ]);
