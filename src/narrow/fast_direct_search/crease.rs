@@ -1,11 +1,12 @@
 //! Beyond the paper: the exact hull's facets and hidden edges at creased faces.
 //!
 //! A face the construction merged from triangles that are coplanar only within its tolerance
-//! ([`Polyhedron::creased_faces`]) stands, in the exact hull of the input points, for several
-//! facets meeting at hidden edges. The covers of the search are the merged faces', so along the
-//! exact facets' normals, and across a hidden edge and an edge of the other body, the bodies may
-//! overlap less than the search's answer (by up to the face's flatness: 4.7e-9 of the size on a
-//! depth of 1e-3 in `validate`'s random pairs at seed 47). For a touching answer, those
+//! ([`Polyhedron::creased_faces`](crate::shapes::Polyhedron::creased_faces)) stands, in the
+//! exact hull of the input points, for several facets meeting at hidden edges. The covers of the
+//! search are the merged faces', so along the exact facets' normals, and across a hidden edge and
+//! an edge of the other body, the bodies may overlap less than the search's answer (by up to the
+//! face's flatness: 4.7e-9 of the size on a depth of 1e-3 in `validate`'s random pairs at seed
+//! 47). For a touching answer, those
 //! directions are evaluated too: each by both bodies' exact support (the polyhedron's support
 //! vertex, or a corner the merged face dropped), so every overlap found is that along its
 //! direction and bounds the minimum translation distance from above, and with the facets and
@@ -15,11 +16,11 @@
 //!
 //! Not covered: two creased faces against each other (a hidden edge of each), and faces merged
 //! from more than [`crate::shapes::CREASE_POINT_LIMIT`] points, whose depths keep the tolerance
-//! bound of the [`Polyhedron`] documentation.
+//! bound of the [`Polyhedron`](crate::shapes::Polyhedron) documentation.
 
 use super::pair::{PolyhedronPair, PARALLEL_SINE};
 use crate::pose::Pose;
-use crate::shapes::{CreasedFace, Polyhedron};
+use crate::shapes::CreasedFace;
 use nalgebra::Vector3;
 
 /// The overlap of two bodies along a direction found at a crease (A's frame).
@@ -115,10 +116,10 @@ fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Optio
         // A hidden edge against an edge of B at one of its support vertices along the face's or
         // a facet's normal: B's edges whose Gauss arcs can cross the hidden edge's, which runs
         // between two facet normals.
-        let ends = lows.clone();
+        let ends = lows.len();
         for hidden in crease.hidden_edge_directions() {
-            for &v in &ends {
-                for &e in b.vertex_edges(v) {
+            for k in 0..ends {
+                for &e in b.vertex_edges(lows[k]) {
                     let edge = b.edge(e);
                     let span = pair.rotation * (b.vertex(edge.head()) - b.vertex(edge.tail()));
                     let d = hidden.cross(&span);
@@ -143,19 +144,18 @@ fn overlap_along(
     u: &Vector3<f64>,
     hints: (usize, usize),
 ) -> CreaseAnswer {
-    let a: &Polyhedron = pair.a;
-    let top = a.support_vertex(u, hints.0);
-    let mut point_a = a.vertex(top);
+    let (top, low, mut overlap) = pair.supports_along(u, hints);
+    let mut point_a = pair.a.vertex(top);
+    let point_b = pair.b_vertex(low);
     for x in crease.dropped_points() {
         if u.dot(x) > u.dot(&point_a) {
             point_a = *x;
+            overlap = u.dot(&point_a) - u.dot(&point_b);
         }
     }
-    let low = pair.b_lowest(u, hints.1);
-    let point_b = pair.b_vertex(low);
     CreaseAnswer {
         axis: *u,
-        overlap: u.dot(&point_a) - u.dot(&point_b),
+        overlap,
         support: (top, low),
         point_a,
         point_b,
@@ -167,7 +167,7 @@ mod tests {
     use super::super::fast_direct_search;
     use super::super::tests::{corner_down, sat};
     use super::*;
-    use crate::shapes::raised_corner_box;
+    use crate::shapes::{raised_corner_box, Polyhedron};
     use crate::warm::WarmState;
     use nalgebra::UnitQuaternion;
 

@@ -253,15 +253,6 @@ fn cover_support(a: &Polyhedron, b: &Polyhedron, cover: &Cover) -> (usize, usize
     }
 }
 
-/// The bodies' overlap along `n` (A's frame; negative: their gap), from both bodies' support
-/// vertices, the searches started at the tails of A's edge `edge_a` and B's `edge_b`.
-fn overlap_along(pair: &PolyhedronPair, n: &Vector3<f64>, edge_a: usize, edge_b: usize) -> f64 {
-    let (a, b) = (pair.a, pair.b);
-    let top = a.support_vertex(n, a.edge(edge_a).tail());
-    let bottom = pair.b_lowest(n, b.edge(edge_b).tail());
-    n.dot(&a.vertex(top)) - n.dot(&pair.b_vertex(bottom))
-}
-
 /// The answer of an edge-edge cover `best` (A's edge `edge_a`, B's `edge_b`) where a body has
 /// leaning edges ([`Polyhedron::has_leaning_edges`]): its axis and the bodies' overlap along it
 /// (negative: their gap) from both bodies' support vertices, not from the edges alone. (On other
@@ -287,9 +278,11 @@ fn crossing_answer(
     edge_b: usize,
 ) -> (Vector3<f64>, f64) {
     let n = best.axis;
-    let along_n = overlap_along(pair, &n, edge_a, edge_b);
     let (a, b) = (pair.a, pair.b);
     let (ea, eb) = (a.edge(edge_a), b.edge(edge_b));
+    // Both bodies' support vertices, the climbs started at the edges' tails.
+    let tails = (ea.tail(), eb.tail());
+    let along_n = pair.supports_along(&n, tails).2;
     let span_a = a.vertex(ea.head()) - a.vertex(ea.tail());
     let span_b = pair.b_vertex(eb.head()) - pair.b_vertex(eb.tail());
     let cross = span_a.cross(&span_b);
@@ -299,7 +292,7 @@ fn crossing_answer(
     }
     let m = cross.normalize();
     let m = if m.dot(&n) >= 0.0 { m } else { -m };
-    let along_m = overlap_along(pair, &m, edge_a, edge_b);
+    let along_m = pair.supports_along(&m, tails).2;
     if along_m < along_n {
         (m, along_m)
     } else {

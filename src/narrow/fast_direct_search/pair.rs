@@ -103,6 +103,17 @@ impl<'a> PolyhedronPair<'a> {
         self.b.support_vertex(&-(self.rotation_t * n), hint)
     }
 
+    /// A's vertex farthest along `n` (A's frame), B's vertex lowest along it, the climbs started
+    /// at `hints` (A's vertex, B's), and the bodies' overlap along `n` between the two (negative:
+    /// their gap; the overlap along `n` when `n` is a unit vector).
+    #[inline]
+    pub fn supports_along(&self, n: &Vector3<f64>, hints: (usize, usize)) -> (usize, usize, f64) {
+        let top = self.a.support_vertex(n, hints.0);
+        let bottom = self.b_lowest(n, hints.1);
+        let overlap = n.dot(&self.a.vertex(top)) - n.dot(&self.b_vertex(bottom));
+        (top, bottom, overlap)
+    }
+
     /// The v-f cover of A's face `f` and B's vertex `v`, which must be a vertex of B lowest along
     /// the face normal ([`Self::b_lowest`]): the one whose vertex angle the face plane separates
     /// from the face's half-space (the valid entrance of Zheng et al. 2017, section 2.1.1).
