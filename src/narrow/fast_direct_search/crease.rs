@@ -19,7 +19,6 @@
 //! bound of the [`Polyhedron`](crate::shapes::Polyhedron) documentation.
 
 use super::pair::{PolyhedronPair, PARALLEL_SINE};
-use crate::pose::Pose;
 use crate::shapes::CreasedFace;
 use nalgebra::Vector3;
 
@@ -39,11 +38,10 @@ pub struct CreaseAnswer {
 }
 
 /// The smallest overlap below `bar` along the directions of either body's creased faces, with
-/// B's pose `relative` to A and `hints` the support vertices (A's, B's) the climbs start from;
-/// `None` when none is below `bar`.
+/// `hints` the support vertices (A's, B's) the climbs start from; `None` when none is below
+/// `bar`.
 pub fn shallower_at_creases(
     pair: &PolyhedronPair,
-    relative: &Pose,
     bar: f64,
     hints: (usize, usize),
 ) -> Option<CreaseAnswer> {
@@ -56,9 +54,7 @@ pub fn shallower_at_creases(
     if !pair.b.creased_faces().is_empty() {
         // B's creases from B's side: the same evaluation with the bodies' roles swapped, mapped
         // back to A's frame.
-        let inverse = relative.relative(&Pose::identity());
-        let swapped = PolyhedronPair::new(pair.b, pair.a, &inverse);
-        if let Some(c) = creased_side(&swapped, bar, (hints.1, hints.0)) {
+        if let Some(c) = creased_side(&pair.swapped(), bar, (hints.1, hints.0)) {
             let to_a = |p: Vector3<f64>| pair.rotation * p + pair.translation;
             best = Some(CreaseAnswer {
                 axis: -(pair.rotation * c.axis),
@@ -167,6 +163,7 @@ mod tests {
     use super::super::fast_direct_search;
     use super::super::tests::{corner_down, sat};
     use super::*;
+    use crate::pose::Pose;
     use crate::shapes::{raised_corner_box, Polyhedron};
     use crate::warm::WarmState;
     use nalgebra::UnitQuaternion;

@@ -332,7 +332,7 @@ fn evaluate_in_full(
     let mut support = pair.support_of(&best.cover);
     let mut witness = None;
     if best.overlap > 0.0 && (!a.creased_faces().is_empty() || !b.creased_faces().is_empty()) {
-        if let Some(c) = shallower_at_creases(&pair, relative, best.overlap, support) {
+        if let Some(c) = shallower_at_creases(&pair, best.overlap, support) {
             (best.axis, best.overlap, support) = (c.axis, c.overlap, c.support);
             witness = Some((c.point_b + c.axis * c.overlap, c.point_b));
         }

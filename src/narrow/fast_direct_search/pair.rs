@@ -85,6 +85,20 @@ impl<'a> PolyhedronPair<'a> {
         }
     }
 
+    /// The same two bodies with their roles swapped: B as the first body, in whose frame A is
+    /// placed (the inverse placement, from this pair's rotation matrix: no quaternion work).
+    #[inline]
+    pub fn swapped(&self) -> PolyhedronPair<'a> {
+        PolyhedronPair {
+            a: self.b,
+            b: self.a,
+            rotation: self.rotation_t,
+            rotation_t: self.rotation,
+            translation: -(self.rotation_t * self.translation),
+            last_lines: Cell::new(None),
+        }
+    }
+
     /// B's vertex `v` in A's frame.
     #[inline]
     pub fn b_vertex(&self, v: usize) -> Vector3<f64> {
