@@ -833,3 +833,38 @@ fn a_walk_starts_only_in_a_cell_that_holds_its_first_end() {
         }
     }
 }
+
+#[test]
+fn a_crossing_of_a_leaning_edge_overlaps_by_its_end_farther_out() {
+    // A rough pair whose B has a rim edge between near-duplicate vertices, 5.5e-7 long, whose
+    // direction (its faces' line) runs across its span: the crossing of A's edge 4 with it,
+    // evaluated from the edges' tails, understated the overlap along its axis by 5.2e-7 (the
+    // head lies that much lower), so it barred the true minimum, the crossing with B's rim
+    // edge 0, and the answer along its axis came out 2.2e-7 (7.3 hull tolerances) too deep.
+    use super::rough_cases::{RoughPair, SEED_100};
+    let points =
+        |xyz: &[[f64; 3]]| -> Vec<Vector3<f64>> { xyz.iter().map(|&p| p.into()).collect() };
+    let RoughPair { a, b, .. } = &SEED_100;
+    let (a, b) = (
+        Polyhedron::new(&points(a)).unwrap(),
+        Polyhedron::new(&points(b)).unwrap(),
+    );
+    assert!(b.has_leaning_edges());
+    let rel = SEED_100.relative();
+    let back = rel.relative(&Pose::identity());
+    for (x, y, rel) in [(&a, &b, rel), (&b, &a, back)] {
+        let (depth, _) = sat(x, y, &rel);
+        let slack = 1e-12 * (x.bounding_radius() + y.bounding_radius());
+        let mut warm = WarmState::cold();
+        for _ in 0..2 {
+            let d = detect(x, y, &rel, &mut warm);
+            assert!(d.contact.touching, "{:?}", d.contact);
+            assert!(
+                (d.contact.penetration - depth).abs() <= slack,
+                "{:e} against {depth:e} (warm started: {})",
+                d.contact.penetration,
+                d.contact.warm_started
+            );
+        }
+    }
+}

@@ -55,7 +55,8 @@ pub const ROUGH_TOLERANCE: f64 = 2e-7;
 /// kernel's vertices overlapping a little less: 6.9e-12 and 1.5e-11 of the size at seeds 4 and 3,
 /// 4.8e-9 of the size (0.41 of a tolerance) at seed 23, on a body with such an edge (not looked
 /// into further). The covers the searches of seeds 27 and 51 missed were 9e3 and 6e4 tolerances
-/// deeper.
+/// deeper, and seed 100's 7.3 (a crossing of an edge between near-duplicate vertices evaluated
+/// from the edges' tails alone).
 pub const HULL_AXES_TOLERANCE: f64 = 1.0;
 
 /// The smallest overlap of the kernel's polyhedra `a` at `pose_a` and `b` at `pose_b` over the
