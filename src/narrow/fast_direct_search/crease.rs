@@ -161,7 +161,7 @@ fn overlap_along(
 #[cfg(test)]
 mod tests {
     use super::super::fast_direct_search;
-    use super::super::tests::{corner_down, sat};
+    use super::super::tests::{corner_down, exact_hull_depth, sat};
     use super::*;
     use crate::pose::Pose;
     use crate::shapes::{raised_corner_box, Polyhedron};
@@ -176,49 +176,6 @@ mod tests {
                 Vector3::new(side(0), side(1), side(2))
             })
             .collect()
-    }
-
-    /// The exact hull's minimum translation distance of point sets `a` and `b` (B's placed in
-    /// A's frame), by brute force independent of the hulls: the smallest overlap over the
-    /// normals of every plane through three points of either set and the cross products of
-    /// every direction between two points of `a` with every one between two points of `b` (a
-    /// superset of the exact hulls' separating axes; the overlap along any direction bounds the
-    /// minimum from above).
-    fn exact_hull_depth(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {
-        let overlap = |u: &Vector3<f64>| {
-            let high = a.iter().map(|x| u.dot(x)).fold(f64::MIN, f64::max);
-            let low = b.iter().map(|x| u.dot(x)).fold(f64::MAX, f64::min);
-            high - low
-        };
-        let mut axes = Vec::new();
-        for set in [a, b] {
-            for (i, p) in set.iter().enumerate() {
-                for (j, q) in set.iter().enumerate().skip(i + 1) {
-                    for r in set.iter().skip(j + 1) {
-                        axes.push((q - p).cross(&(r - p)));
-                    }
-                }
-            }
-        }
-        let directions = |set: &[Vector3<f64>]| {
-            let mut out = Vec::new();
-            for (i, p) in set.iter().enumerate() {
-                for q in set.iter().skip(i + 1) {
-                    out.push(q - p);
-                }
-            }
-            out
-        };
-        for u in directions(a) {
-            for v in directions(b) {
-                axes.push(u.cross(&v));
-            }
-        }
-        axes.iter()
-            .filter(|u| u.norm() > 1e-300)
-            .flat_map(|u| [u.normalize(), -u.normalize()])
-            .map(|u| overlap(&u))
-            .fold(f64::INFINITY, f64::min)
     }
 
     /// A cube pressed 1e-3 into the creased top of [`raised_corner_box`] by a corner, at several

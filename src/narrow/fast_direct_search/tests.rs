@@ -228,8 +228,56 @@ fn crossing_edges_give_an_edge_edge_contact() {
     assert!(matches!(d.cover.cover, Cover::EdgeEdge { .. }));
 }
 
-/// The hull of `n` pseudo-random points (seeded) in a box of aspect ratio up to 3.
-pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
+/// The exact hull's minimum translation distance of point sets `a` and `b` (B's placed in A's
+/// frame), by brute force independent of the hulls: the smallest overlap over the normals of
+/// every plane through three points of either set and the cross products of every direction
+/// between two points of `a` with every one between two points of `b` (a superset of the exact
+/// hulls' separating axes; the overlap along any direction bounds the minimum from above).
+pub(super) fn exact_hull_depth(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {
+    let overlap = |u: &Vector3<f64>| {
+        let high = a.iter().map(|x| u.dot(x)).fold(f64::MIN, f64::max);
+        let low = b.iter().map(|x| u.dot(x)).fold(f64::MAX, f64::min);
+        high - low
+    };
+    let along = |u: Vector3<f64>| {
+        if u.norm() > 1e-300 {
+            let u = u.normalize();
+            overlap(&u).min(overlap(&-u))
+        } else {
+            f64::INFINITY
+        }
+    };
+    let differences = |set: &[Vector3<f64>]| -> Vec<Vector3<f64>> {
+        let mut out = Vec::new();
+        for (i, p) in set.iter().enumerate() {
+            for q in set.iter().skip(i + 1) {
+                out.push(q - p);
+            }
+        }
+        out
+    };
+    let mut best = f64::INFINITY;
+    for set in [a, b] {
+        for (i, p) in set.iter().enumerate() {
+            for (j, q) in set.iter().enumerate().skip(i + 1) {
+                for r in set.iter().skip(j + 1) {
+                    best = best.min(along((q - p).cross(&(r - p))));
+                }
+            }
+        }
+    }
+    let directions_b = differences(b);
+    for u in differences(a) {
+        for v in &directions_b {
+            best = best.min(along(u.cross(v)));
+        }
+    }
+    best
+}
+
+/// `n` pseudo-random points (seeded) in a box of half-sides 1 to 3, 1 and 0.5 to 1.5 (aspect
+/// ratio up to 3).
+pub(super) fn random_points(seed: u64, n: usize) -> Vec<Vector3<f64>> {
     let mut s = seed
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
@@ -240,13 +288,17 @@ pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
         ((s >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
     };
     let scale = Vector3::new(1.0 + next().abs() * 2.0, 1.0, 0.5 + next().abs());
-    let pts: Vec<Vector3<f64>> = (0..n)
+    (0..n)
         .map(|_| {
             let v = Vector3::new(next(), next(), next());
             v.component_mul(&scale)
         })
-        .collect();
-    Polyhedron::new(&pts).unwrap()
+        .collect()
+}
+
+/// The hull of [`random_points`]: a body of up to `n` vertices, aspect ratio up to 3.
+pub(super) fn random_body(seed: u64, n: usize) -> Polyhedron {
+    Polyhedron::new(&random_points(seed, n)).unwrap()
 }
 
 /// The hull of `n` pseudo-random points (seeded) on and inside an ellipsoid of semi-axes 1, 0.7
@@ -328,12 +380,19 @@ proptest! {
     fn matches_brute_force_sat(sa in 0u64..1000, sb in 0u64..1000, na in 4usize..48, nb in 4usize..48,
                                dir in prop::array::uniform3(-1.0f64..1.0), rot in prop::array::uniform3(-3.0f64..3.0),
                                dist in 0.0f64..3.0) {
-        let a = random_body(sa, na);
-        let b = random_body(sb + 7919, nb);
+        let (points_a, points_b) = (random_points(sa, na), random_points(sb + 7919, nb));
+        let (a, b) = (Polyhedron::new(&points_a).unwrap(), Polyhedron::new(&points_b).unwrap());
         let d = Vector3::from(dir);
         prop_assume!(d.norm() > 0.1);
         let rel = pose((d.normalize() * dist).into(), rot);
-        let (depth, _) = sat(&a, &b, &rel);
+        let (mut depth, _) = sat(&a, &b, &rel);
+        if depth > 1e-9 && (!a.creased_faces().is_empty() || !b.creased_faces().is_empty()) {
+            // A face merged from facets coplanar only within the hull's tolerance: the answer
+            // is the exact hull's (`crease.rs`), below the merged face's SAT by up to its
+            // flatness (2.6e-9 on a depth of 0.204 in a draw at 1000 times the cases).
+            let placed: Vec<_> = points_b.iter().map(|p| rel.transform_point(p)).collect();
+            depth = exact_hull_depth(&points_a, &placed);
+        }
         let got = detect(&a, &b, &rel, &mut WarmState::cold());
         if depth > 1e-9 {
             prop_assert!(got.contact.touching);
