@@ -267,13 +267,13 @@ fn cover_support(a: &Polyhedron, b: &Polyhedron, cover: &Cover) -> (usize, usize
 /// 1.16 in a proptest draw) or overstated a gap (by 1.1e-8, a draw CI met). (The search's own
 /// value already takes each edge's end farther out along the axis
 /// ([`PolyhedronPair::crossing_edge_cover`]): from the tails alone, an edge between
-/// near-duplicate vertices, whose faces' line runs across it, could bar the minimum.) The support
-/// vertices give the exact overlap along the axis, but a leaning axis is not the normal of the facet the
-/// two edges make, so that overlap may exceed the minimum translation distance (by up to 4.2e-7
-/// of the size in `validate`'s rough point clouds). The axis square to both edges' spans is that
-/// facet's normal; the answer is whichever of the two axes has the smaller exact overlap (each
-/// an upper bound of the minimum translation distance, and each gap a certified lower bound of
-/// the distance).
+/// near-duplicate vertices, whose faces' line runs across it, could bar the minimum.) The
+/// support vertices give the exact overlap along the axis, but a leaning axis is not the normal
+/// of the facet the two edges make, so that overlap may exceed the minimum translation distance
+/// (by up to 4.2e-7 of the size in `validate`'s rough point clouds). The axis square to both
+/// edges' spans is that facet's normal; the answer is whichever of the two axes has the smaller
+/// exact overlap (each an upper bound of the minimum translation distance, and each gap a
+/// certified lower bound of the distance).
 fn crossing_answer(
     pair: &PolyhedronPair,
     best: &Evaluated,

@@ -277,7 +277,7 @@ impl<'a> PolyhedronPair<'a> {
         let tail_b = self.b.vertex(edge_b.tail());
         let mut overlap = axis_b.dot(&ea.tail) - axis_b.dot(&tail_b);
         if self.has_leaning_edges() {
-            overlap += self.farther_ends(ea, edge_b, &axis_b);
+            overlap += self.farther_ends(ea, edge_b, &tail_b, &axis_b);
         }
         Some(Evaluated {
             cover: Cover::EdgeEdge {
@@ -290,8 +290,8 @@ impl<'a> PolyhedronPair<'a> {
     }
 
     /// How much an e-e cover's overlap gains along `axis_b` (B's frame) from the heads of A's
-    /// edge `ea` and B's edge `edge_b` where they lie farther out than the tails (A's above, B's
-    /// below).
+    /// edge `ea` and B's edge `edge_b` (tail `tail_b`, B's frame) where they lie farther out than
+    /// the tails (A's above, B's below).
     ///
     /// A leaning edge's direction is its faces' line, not its span, so its two ends can differ
     /// along the axis: by up to its length for an edge between near-duplicate vertices, whose
@@ -303,10 +303,16 @@ impl<'a> PolyhedronPair<'a> {
     /// axis, and the search's bounds, which bound the tails' value from below, bound it too.
     #[cold]
     #[inline(never)]
-    fn farther_ends(&self, ea: &EdgeOfA, edge_b: &PolyhedronEdge, axis_b: &Vector3<f64>) -> f64 {
+    fn farther_ends(
+        &self,
+        ea: &EdgeOfA,
+        edge_b: &PolyhedronEdge,
+        tail_b: &Vector3<f64>,
+        axis_b: &Vector3<f64>,
+    ) -> f64 {
         let head_a =
             self.rotation_t * (self.a.vertex(self.a.edge(ea.index).head()) - self.translation);
-        let (tail_b, head_b) = (self.b.vertex(edge_b.tail()), self.b.vertex(edge_b.head()));
+        let head_b = self.b.vertex(edge_b.head());
         axis_b.dot(&(head_a - ea.tail)).max(0.0) + axis_b.dot(&(tail_b - head_b)).max(0.0)
     }
 }
