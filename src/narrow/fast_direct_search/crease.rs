@@ -7,16 +7,20 @@
 //! an edge of the other body, the bodies may overlap less than the search's answer (by up to the
 //! face's flatness: 4.7e-9 of the size on a depth of 1e-3 in `validate`'s random pairs at seed
 //! 47). For a touching answer, those
-//! directions are evaluated too: each by both bodies' exact support (the polyhedron's support
-//! vertex, or a corner the merged face dropped), so every overlap found is that along its
-//! direction and bounds the minimum translation distance from above, and with the facets and
-//! hidden edges the exact hull's minimum is among them. A face whose directions cannot overlap
-//! less than the answer, by a bound from one of its corners and B's inner ball, costs a few dot
-//! products; so does a direction ruled out by a bound from one point of each body.
+//! directions are evaluated too, and where both bodies have creased faces, each hidden edge of
+//! one crossed with each of the other's. Each direction takes both bodies' exact support (the
+//! polyhedron's support vertex, or a corner one of its merged faces dropped), so every overlap
+//! found is that along its direction and bounds the minimum translation distance from above, and
+//! with the facets and hidden edges the exact hull's minimum is among them. A face whose
+//! directions cannot overlap less than the answer, by a bound from one of its corners and B's
+//! inner ball, costs a few dot products; so does a direction ruled out by a bound from one point
+//! of each body.
 //!
-//! Not covered: two creased faces against each other (a hidden edge of each), and faces merged
-//! from more than [`crate::shapes::CREASE_POINT_LIMIT`] points, whose depths keep the tolerance
-//! bound of the [`Polyhedron`](crate::shapes::Polyhedron) documentation.
+//! Not covered: faces merged from more than [`crate::shapes::CREASE_POINT_LIMIT`] points, and a
+//! dropped corner of one body that would be its support along a merged face's normal of the
+//! other (the search's own covers take vertices only; the corner lies within the tolerance of
+//! its face), whose depths keep the tolerance bound of the
+//! [`Polyhedron`](crate::shapes::Polyhedron) documentation.
 
 use super::pair::{PolyhedronPair, PARALLEL_SINE};
 use crate::shapes::CreasedFace;
@@ -33,7 +37,7 @@ pub struct CreaseAnswer {
     pub support: (usize, usize),
     /// The point of A farthest along `axis` (a vertex, or a corner a merged face dropped).
     pub point_a: Vector3<f64>,
-    /// B's vertex lowest along `axis`.
+    /// The point of B lowest along `axis` (a vertex, or a corner a merged face dropped).
     pub point_b: Vector3<f64>,
 }
 
@@ -48,13 +52,13 @@ pub fn shallower_at_creases(
     let mut best = None;
     let mut bar = bar;
     if !pair.a.creased_faces().is_empty() {
-        best = creased_side(pair, bar, hints);
+        best = creased_side(pair, bar, hints, false);
         bar = best.map_or(bar, |c| c.overlap);
     }
     if !pair.b.creased_faces().is_empty() {
         // B's creases from B's side: the same evaluation with the bodies' roles swapped, mapped
         // back to A's frame.
-        if let Some(c) = creased_side(&pair.swapped(), bar, (hints.1, hints.0)) {
+        if let Some(c) = creased_side(&pair.swapped(), bar, (hints.1, hints.0), true) {
             let to_a = |p: Vector3<f64>| pair.rotation * p + pair.translation;
             best = Some(CreaseAnswer {
                 axis: -(pair.rotation * c.axis),
@@ -68,8 +72,14 @@ pub fn shallower_at_creases(
     best
 }
 
-/// [`shallower_at_creases`] over A's creased faces only.
-fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Option<CreaseAnswer> {
+/// [`shallower_at_creases`] over A's creased faces only; `swapped` when A is the query's B (the
+/// directions of two creased faces against each other are then left to the other pass).
+fn creased_side(
+    pair: &PolyhedronPair,
+    bar: f64,
+    hints: (usize, usize),
+    swapped: bool,
+) -> Option<CreaseAnswer> {
     let (a, b) = (pair.a, pair.b);
     let mut best: Option<CreaseAnswer> = None;
     let mut bar = bar;
@@ -109,6 +119,14 @@ fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Optio
         for m in crease.facet_normals() {
             consider(m, &mut bar, &mut lows);
         }
+        // The direction square to a hidden edge and to `span` (A's frame), turned to `n`'s side;
+        // none when the two are parallel.
+        let square_to = |hidden: &Vector3<f64>, span: &Vector3<f64>| {
+            let d = hidden.cross(span);
+            let length = d.norm();
+            (!length.is_nan() && length > PARALLEL_SINE * span.norm())
+                .then(|| if d.dot(&n) >= 0.0 { d } else { -d } / length)
+        };
         // A hidden edge against an edge of B at one of its support vertices along the face's or
         // a facet's normal: B's edges whose Gauss arcs can cross the hidden edge's, which runs
         // between two facet normals.
@@ -118,13 +136,20 @@ fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Optio
                 for &e in b.vertex_edges(lows[k]) {
                     let edge = b.edge(e);
                     let span = pair.rotation * (b.vertex(edge.head()) - b.vertex(edge.tail()));
-                    let d = hidden.cross(&span);
-                    let length = d.norm();
-                    if length.is_nan() || length <= PARALLEL_SINE * span.norm() {
-                        continue;
+                    if let Some(d) = square_to(hidden, &span) {
+                        consider(&d, &mut bar, &mut lows);
                     }
-                    let d = if d.dot(&n) >= 0.0 { d } else { -d } / length;
-                    consider(&d, &mut bar, &mut lows);
+                }
+            }
+            // Against B's hidden edges: two creased faces against each other. (B's own pass, with
+            // the bodies' roles swapped, would find the same directions: only A's pass runs them.)
+            if !swapped {
+                for other in b.creased_faces() {
+                    for hidden_b in other.hidden_edge_directions() {
+                        if let Some(d) = square_to(hidden, &(pair.rotation * hidden_b)) {
+                            consider(&d, &mut bar, &mut lows);
+                        }
+                    }
                 }
             }
         }
@@ -133,22 +158,31 @@ fn creased_side(pair: &PolyhedronPair, bar: f64, hints: (usize, usize)) -> Optio
 }
 
 /// The bodies' overlap along unit `u` (A's frame): A's exact hull's support (its support vertex,
-/// or a corner `crease` dropped) less B's lowest vertex, the climbs started at `hints`.
+/// or a corner `crease` dropped) less B's (its lowest vertex, or a corner one of B's creased faces
+/// dropped), the climbs started at `hints`.
 fn overlap_along(
     pair: &PolyhedronPair,
     crease: &CreasedFace,
     u: &Vector3<f64>,
     hints: (usize, usize),
 ) -> CreaseAnswer {
-    let (top, low, mut overlap) = pair.supports_along(u, hints);
+    let (top, low, _) = pair.supports_along(u, hints);
     let mut point_a = pair.a.vertex(top);
-    let point_b = pair.b_vertex(low);
+    let mut point_b = pair.b_vertex(low);
     for x in crease.dropped_points() {
         if u.dot(x) > u.dot(&point_a) {
             point_a = *x;
-            overlap = u.dot(&point_a) - u.dot(&point_b);
         }
     }
+    for other in pair.b.creased_faces() {
+        for x in other.dropped_points() {
+            let placed = pair.rotation * x + pair.translation;
+            if u.dot(&placed) < u.dot(&point_b) {
+                point_b = placed;
+            }
+        }
+    }
+    let overlap = u.dot(&point_a) - u.dot(&point_b);
     CreaseAnswer {
         axis: *u,
         overlap,
@@ -238,5 +272,45 @@ mod tests {
             "{overstated} of {}",
             poses.len()
         );
+    }
+
+    /// Two creased tops against each other, crossing: A's top creased along a diagonal (a ridge
+    /// 1e-8 high at a corner), B's the same at half the size, upside down and turned, so that
+    /// the deepest direction is square to both hidden edges. Before both bodies' hidden edges
+    /// were crossed, the depth was up to 7e-10 too deep; now it is the exact hull's, cold, warm
+    /// and with A and B swapped.
+    #[test]
+    fn two_creased_faces_meet_at_their_hidden_edges() {
+        let a_points = raised_corner_box(1e-8);
+        let b_points: Vec<_> = raised_corner_box(1e-8).iter().map(|p| p * 0.5).collect();
+        let a = Polyhedron::new(&a_points).unwrap();
+        let b = Polyhedron::new(&b_points).unwrap();
+        assert_eq!((a.creased_faces().len(), b.creased_faces().len()), (1, 1));
+        let upside_down = UnitQuaternion::from_scaled_axis(Vector3::x() * std::f64::consts::PI);
+        for turn in [-0.3, -0.6, -0.87, -1.2] {
+            for (x, y) in [(0.0, 0.0), (0.1, -0.2), (-0.3, 0.25)] {
+                let q = UnitQuaternion::from_scaled_axis(Vector3::z() * turn) * upside_down;
+                let rel = Pose::new(Vector3::new(x, y, -1e-3), q);
+                let placed: Vec<_> = b_points.iter().map(|p| rel.transform_point(p)).collect();
+                let exact = exact_hull_depth(&a_points, &placed);
+                let mut warm = WarmState::cold();
+                let cold = fast_direct_search(&a, &b, &rel, &mut warm).contact;
+                assert!(
+                    (cold.penetration - exact).abs() < 1e-13,
+                    "turn {turn} at ({x}, {y}): {:e} vs {exact:e}",
+                    cold.penetration
+                );
+                let again = fast_direct_search(&a, &b, &rel, &mut warm).contact;
+                assert!(again.warm_started);
+                assert_eq!(again.penetration, cold.penetration);
+                let inverse = rel.relative(&Pose::identity());
+                let swapped = fast_direct_search(&b, &a, &inverse, &mut WarmState::cold()).contact;
+                assert!(
+                    (swapped.penetration - exact).abs() < 1e-13,
+                    "swapped, turn {turn} at ({x}, {y}): {:e} vs {exact:e}",
+                    swapped.penetration
+                );
+            }
+        }
     }
 }
