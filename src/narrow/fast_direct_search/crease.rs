@@ -203,7 +203,7 @@ fn overlap_along(
 #[cfg(test)]
 mod tests {
     use super::super::fast_direct_search;
-    use super::super::tests::{corner_down, exact_hull_depth, sat};
+    use super::super::tests::{corner_down, exact_hull_depth, random_points, sat};
     use super::*;
     use crate::pose::Pose;
     use crate::shapes::{raised_corner_box, Polyhedron};
@@ -359,6 +359,44 @@ mod tests {
             let swapped = fast_direct_search(&b, &a, &inverse, &mut WarmState::cold()).contact;
             prop_assert!(
                 (swapped.penetration - exact).abs() < 1e-12,
+                "swapped: {:e} vs {exact:e}",
+                swapped.penetration
+            );
+        }
+
+        /// A random body pressed into a creased top: A the box of [`raised_corner_box`], B the
+        /// hull of random points turned at random, its lowest point a random depth below
+        /// anywhere on A's top: the depth is the brute-force SAT's of the input points, in both
+        /// orders.
+        #[test]
+        fn a_random_body_on_a_creased_top_has_the_exact_hulls_depth(
+            rise in 0.1e-8f64..1e-8, seed in 0u64..1000, n in 4usize..30,
+            turn in prop::array::uniform3(-3.2f64..3.2),
+            at in prop::array::uniform2(-0.95f64..0.95), depth in 1e-4f64..1e-2,
+        ) {
+            let a_points = raised_corner_box(rise);
+            let b_points = random_points(seed, n);
+            let a = Polyhedron::new(&a_points).unwrap();
+            let b = Polyhedron::new(&b_points).unwrap();
+            let q = UnitQuaternion::from_scaled_axis(Vector3::from(turn));
+            let lowest = b_points
+                .iter()
+                .map(|p| q * p)
+                .min_by(|u, v| u.z.total_cmp(&v.z))
+                .unwrap();
+            let rel = Pose::new(Vector3::new(at[0], at[1], -depth) - lowest, q);
+            let placed: Vec<_> = b_points.iter().map(|p| rel.transform_point(p)).collect();
+            let exact = exact_hull_depth(&a_points, &placed);
+            let cold = fast_direct_search(&a, &b, &rel, &mut WarmState::cold()).contact;
+            prop_assert!(
+                (cold.penetration - exact).abs() < 1e-12 * (1.0 + exact),
+                "{:e} vs {exact:e}",
+                cold.penetration
+            );
+            let inverse = rel.relative(&Pose::identity());
+            let swapped = fast_direct_search(&b, &a, &inverse, &mut WarmState::cold()).contact;
+            prop_assert!(
+                (swapped.penetration - exact).abs() < 1e-12 * (1.0 + exact),
                 "swapped: {:e} vs {exact:e}",
                 swapped.penetration
             );
