@@ -6,22 +6,24 @@
 //! are the merged faces', so along the exact facets' normals, and across a hidden edge and an edge
 //! of the other body, the bodies may overlap less than the search's answer (by up to the face's
 //! flatness: 4.7e-9 of the size on a depth of 1e-3 in `validate`'s random pairs at seed 47). For a
-//! touching answer, those directions are evaluated too, and the face's sides crossed with the other
-//! body's edges (a side's Gauss arc ends at a facet's normal, not at the merged face's, so a
-//! crossing the search found invalid may be valid on the exact hull), and where both bodies have
-//! creased faces, each hidden edge or side of one crossed with each hidden edge of the other. Each
-//! direction takes both bodies' exact support (the polyhedron's support vertex, or a corner one of
-//! its merged faces dropped), so every overlap found is that along its direction and bounds the
-//! minimum translation distance from above, and with the facets and hidden edges the exact hull's
-//! minimum is among them. A face whose directions cannot overlap less than the answer, by a bound
-//! from one of its corners and B's inner ball, costs a few dot products; so does a direction ruled
-//! out by a bound from one point of each body.
+//! touching answer, those directions are evaluated too: the facets' normals, and every hidden edge
+//! and every side of the face (a side's Gauss arc ends at a facet's normal, not at the merged
+//! face's, so a crossing the search found invalid may be valid on the exact hull) crossed with each
+//! edge of the other body whose arc the great circle square to it crosses, and where both bodies
+//! have creased faces, each hidden edge or side of one crossed with each hidden edge of the other.
+//! Each direction takes both bodies' exact support (the polyhedron's support vertex, or a corner
+//! one of its merged faces dropped), so every overlap found is that along its direction and bounds
+//! the minimum translation distance from above, and with the facets and hidden edges the exact
+//! hull's minimum is among them. A face whose directions cannot overlap less than the answer, by a
+//! bound from one of its corners and B's inner ball, costs a few dot products; so does a direction
+//! ruled out by a bound from one point of each body.
 //!
-//! Not covered: faces merged from more than [`crate::shapes::CREASE_POINT_LIMIT`] points, and a
-//! dropped corner of one body that would be its support along a merged face's normal of the
-//! other (the search's own covers take vertices only; the corner lies within the tolerance of
-//! its face), whose depths keep the tolerance bound of the
-//! [`Polyhedron`](crate::shapes::Polyhedron) documentation.
+//! Not covered: faces merged from more than [`crate::shapes::CREASE_POINT_LIMIT`] points; a dropped
+//! corner of one body that would be its support along a merged face's normal of the other (the
+//! search's own covers take vertices only; the corner lies within the tolerance of its face); and
+//! the crossings of a side of a face the ball bound skips (the bound holds within the face's spread
+//! of its normal, while a side's exact arc reaches the next face's normal). Their depths keep the
+//! tolerance bound of the [`Polyhedron`](crate::shapes::Polyhedron) documentation.
 
 use super::pair::{PolyhedronPair, PARALLEL_SINE};
 use crate::shapes::CreasedFace;
@@ -84,7 +86,9 @@ fn creased_side(
     let (a, b) = (pair.a, pair.b);
     let mut best: Option<CreaseAnswer> = None;
     let mut bar = bar;
-    let mut lows = Vec::new();
+    // B's edges with their arcs on `-B`'s Gauss map, in A's frame: listed for the first face
+    // the ball bound below keeps.
+    let mut arcs_b: Vec<ArcOfB> = Vec::new();
     // B's inner ball, in A's frame: B's support against any unit `u` is at least `r - u . c`.
     let centre = pair.rotation * b.centroid() + pair.translation;
     let radius = b.inner_radius();
@@ -102,23 +106,18 @@ fn creased_side(
         // Any point of A less any point of B: the overlap along every direction `u` is at least
         // `u . reach`.
         let reach = a.vertex(corner) - pair.b_vertex(low);
-        lows.clear();
-        lows.push(low);
-        let mut consider = |u: &Vector3<f64>, bar: &mut f64, lows: &mut Vec<usize>| {
+        let mut consider = |u: &Vector3<f64>, bar: &mut f64| {
             if u.dot(&reach) >= *bar {
                 return;
             }
             let c = overlap_along(pair, crease, u, (corner, low));
-            if !lows.contains(&c.support.1) {
-                lows.push(c.support.1);
-            }
             if c.overlap < *bar {
                 *bar = c.overlap;
                 best = Some(c);
             }
         };
         for m in crease.facet_normals() {
-            consider(m, &mut bar, &mut lows);
+            consider(m, &mut bar);
         }
         // The direction square to a unit edge direction `along` of A and to `span` (A's frame),
         // turned to `n`'s side; none when the two are parallel.
@@ -136,26 +135,35 @@ fn creased_side(
             let next = corners[(i + 1) % corners.len()];
             (a.vertex(next) - a.vertex(corners[i])).normalize()
         });
-        let ends = lows.len();
+        if arcs_b.is_empty() {
+            arcs_b.extend((0..b.num_edges()).map(|e| {
+                let edge = b.edge(e);
+                let [left, right] = b.edge_faces()[e];
+                ArcOfB {
+                    span: pair.rotation * (b.vertex(edge.head()) - b.vertex(edge.tail())),
+                    ends: [
+                        -(pair.rotation * b.face_normal(left as usize)),
+                        -(pair.rotation * b.face_normal(right as usize)),
+                    ],
+                }
+            }));
+        }
         for along in crease.hidden_edge_directions().iter().copied().chain(sides) {
-            // Against an edge of B at one of its support vertices along the face's or a facet's
-            // normal: B's edges whose Gauss arcs can cross the edge's.
-            for k in 0..ends {
-                for &e in b.vertex_edges(lows[k]) {
-                    let edge = b.edge(e);
-                    let span = pair.rotation * (b.vertex(edge.head()) - b.vertex(edge.tail()));
-                    if let Some(d) = square_to(&along, &span) {
-                        consider(&d, &mut bar, &mut lows);
-                    }
+            // Against each edge of B whose arc on `-B`'s Gauss map the great circle square to
+            // `along` crosses (the exact arc of `along` lies on that circle, so every crossing of
+            // the exact hull is among them), and against B's hidden edges where B has creased
+            // faces too (two creased faces against each other; B's own pass, with the roles
+            // swapped, would find the same directions, so only A's pass takes them).
+            for arc in &arcs_b {
+                if let Some(d) = square_to(&along, &arc.span).filter(|d| arc.holds(d)) {
+                    consider(&d, &mut bar);
                 }
             }
-            // Against B's hidden edges: two creased faces against each other. (B's own pass, with
-            // the bodies' roles swapped, would find the same directions: only A's pass runs them.)
             if !swapped {
                 for other in b.creased_faces() {
                     for hidden_b in other.hidden_edge_directions() {
                         if let Some(d) = square_to(&along, &(pair.rotation * hidden_b)) {
-                            consider(&d, &mut bar, &mut lows);
+                            consider(&d, &mut bar);
                         }
                     }
                 }
@@ -163,6 +171,26 @@ fn creased_side(
         }
     }
     best
+}
+
+/// An edge of B in A's frame: its span and the ends of its arc on `-B`'s Gauss map (its faces'
+/// outward normals, negated).
+struct ArcOfB {
+    span: Vector3<f64>,
+    ends: [Vector3<f64>; 2],
+}
+
+impl ArcOfB {
+    /// Whether the unit `d`, square to the span, lies on the arc (to rounding, generously: a
+    /// direction taken in excess only costs its evaluation).
+    fn holds(&self, d: &Vector3<f64>) -> bool {
+        let [u, v] = &self.ends;
+        let normal = u.cross(v);
+        let slack = -1e-9 * normal.norm();
+        d.dot(&(u + v)) > 0.0
+            && u.cross(d).dot(&normal) >= slack
+            && d.cross(v).dot(&normal) >= slack
+    }
 }
 
 /// The bodies' overlap along unit `u` (A's frame): A's exact hull's support (its support vertex,

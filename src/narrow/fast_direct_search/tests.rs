@@ -883,9 +883,20 @@ fn a_walk_starts_only_in_a_cell_that_holds_its_first_end() {
             let d = detect(x, y, &rel, &mut WarmState::cold());
             let (depth, _) = sat(x, y, &rel);
             let slack = 1e-12 * (x.bounding_radius() + y.bounding_radius());
+            // Where a body has creased faces the answer is the exact hull's (`crease.rs`), below
+            // the merged faces' SAT by up to their flatness (6.1e-10 at seed 51, whose B has two).
+            let creased = |p: &Polyhedron| {
+                if p.creased_faces().is_empty() {
+                    0.0
+                } else {
+                    p.flatness()
+                }
+            };
+            let below = creased(x) + creased(y);
             assert!(d.contact.touching, "{case}: {:?}", d.contact);
             assert!(
-                (d.contact.penetration - depth).abs() <= slack,
+                d.contact.penetration <= depth + slack
+                    && d.contact.penetration >= depth - slack - below,
                 "{case}: {:e} against {depth:e}",
                 d.contact.penetration
             );
