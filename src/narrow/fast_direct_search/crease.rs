@@ -351,12 +351,27 @@ mod tests {
         }
     }
 
-    /// The cold depths of `a` and `b`, B at `rel` relative to A, queried in both orders.
-    fn cold_depths(a: &Polyhedron, b: &Polyhedron, rel: &Pose) -> [f64; 2] {
-        let ab = fast_direct_search(a, b, rel, &mut WarmState::cold()).contact;
+    /// Checks that the hulls of `a_points` and `b_points`, B at `rel` relative to A, queried cold
+    /// in both orders, have the depth of the brute-force SAT of the points.
+    fn exact_in_both_orders(
+        a_points: &[Vector3<f64>],
+        b_points: &[Vector3<f64>],
+        rel: &Pose,
+    ) -> Result<(), TestCaseError> {
+        let a = Polyhedron::new(a_points).unwrap();
+        let b = Polyhedron::new(b_points).unwrap();
+        let placed: Vec<_> = b_points.iter().map(|p| rel.transform_point(p)).collect();
+        let exact = exact_hull_depth(a_points, &placed);
         let inverse = rel.relative(&Pose::identity());
-        let ba = fast_direct_search(b, a, &inverse, &mut WarmState::cold()).contact;
-        [ab.penetration, ba.penetration]
+        let ab = fast_direct_search(&a, &b, rel, &mut WarmState::cold()).contact;
+        let ba = fast_direct_search(&b, &a, &inverse, &mut WarmState::cold()).contact;
+        for (order, depth) in [("A, B", ab.penetration), ("B, A", ba.penetration)] {
+            prop_assert!(
+                (depth - exact).abs() < 1e-12 * (1.0 + exact),
+                "{order}: {depth:e} vs {exact:e}"
+            );
+        }
+        Ok(())
     }
 
     proptest! {
@@ -377,20 +392,11 @@ mod tests {
                 .iter()
                 .map(|p| p * size)
                 .collect();
-            let a = Polyhedron::new(&a_points).unwrap();
-            let b = Polyhedron::new(&b_points).unwrap();
             let q = UnitQuaternion::from_scaled_axis(Vector3::new(tilt[0], tilt[1], 0.0))
                 * UnitQuaternion::from_scaled_axis(Vector3::z() * turn)
                 * UnitQuaternion::from_scaled_axis(Vector3::x() * std::f64::consts::PI);
             let rel = Pose::new(Vector3::new(at[0], at[1], -depth), q);
-            let placed: Vec<_> = b_points.iter().map(|p| rel.transform_point(p)).collect();
-            let exact = exact_hull_depth(&a_points, &placed);
-            for (order, depth) in ["A, B", "B, A"].iter().zip(cold_depths(&a, &b, &rel)) {
-                prop_assert!(
-                    (depth - exact).abs() < 1e-12 * (1.0 + exact),
-                    "{order}: {depth:e} vs {exact:e}"
-                );
-            }
+            exact_in_both_orders(&a_points, &b_points, &rel)?;
         }
 
         /// A random body pressed into a creased top: A the box of [`raised_corner_box`], B the
@@ -405,8 +411,6 @@ mod tests {
         ) {
             let a_points = raised_corner_box(rise);
             let b_points = random_points(seed, n);
-            let a = Polyhedron::new(&a_points).unwrap();
-            let b = Polyhedron::new(&b_points).unwrap();
             let q = UnitQuaternion::from_scaled_axis(Vector3::from(turn));
             let lowest = b_points
                 .iter()
@@ -414,14 +418,7 @@ mod tests {
                 .min_by(|u, v| u.z.total_cmp(&v.z))
                 .unwrap();
             let rel = Pose::new(Vector3::new(at[0], at[1], -depth) - lowest, q);
-            let placed: Vec<_> = b_points.iter().map(|p| rel.transform_point(p)).collect();
-            let exact = exact_hull_depth(&a_points, &placed);
-            for (order, depth) in ["A, B", "B, A"].iter().zip(cold_depths(&a, &b, &rel)) {
-                prop_assert!(
-                    (depth - exact).abs() < 1e-12 * (1.0 + exact),
-                    "{order}: {depth:e} vs {exact:e}"
-                );
-            }
+            exact_in_both_orders(&a_points, &b_points, &rel)?;
         }
     }
 }
