@@ -86,9 +86,6 @@ fn creased_side(
     let (a, b) = (pair.a, pair.b);
     let mut best: Option<CreaseAnswer> = None;
     let mut bar = bar;
-    // B's edges with their arcs on `-B`'s Gauss map, in A's frame: listed for the first face
-    // the ball bound below keeps.
-    let mut arcs_b: Vec<ArcOfB> = Vec::new();
     // B's inner ball, in A's frame: B's support against any unit `u` is at least `r - u . c`.
     let centre = pair.rotation * b.centroid() + pair.translation;
     let radius = b.inner_radius();
@@ -119,14 +116,15 @@ fn creased_side(
         for m in crease.facet_normals() {
             consider(m, &mut bar);
         }
-        // The direction square to a unit edge direction `along` of A and to `span` (A's frame),
-        // turned to `n`'s side; none when the two are parallel.
-        let square_to = |along: &Vector3<f64>, span: &Vector3<f64>| {
+        // The direction square to a unit edge direction `along` of A and to `span`, turned to
+        // `side`'s side, all three in one frame; none when `along` and `span` are parallel.
+        let square_to = |along: &Vector3<f64>, span: &Vector3<f64>, side: &Vector3<f64>| {
             let d = along.cross(span);
             let length = d.norm();
             (!length.is_nan() && length > PARALLEL_SINE * span.norm())
-                .then(|| if d.dot(&n) >= 0.0 { d } else { -d } / length)
+                .then(|| if d.dot(side) >= 0.0 { d } else { -d } / length)
         };
+        let n_b = pair.rotation_t * n;
         // The exact hull's edges there: the hidden edges, whose Gauss arcs run between two facet
         // normals, and the face's sides, whose arcs end at a facet's normal where the search's
         // end at the face's (a crossing the search found invalid may be valid on the exact hull).
@@ -135,34 +133,27 @@ fn creased_side(
             let next = corners[(i + 1) % corners.len()];
             (a.vertex(next) - a.vertex(corners[i])).normalize()
         });
-        if arcs_b.is_empty() {
-            arcs_b.extend((0..b.num_edges()).map(|e| {
-                let edge = b.edge(e);
-                let [left, right] = b.edge_faces()[e];
-                ArcOfB {
-                    span: pair.rotation * (b.vertex(edge.head()) - b.vertex(edge.tail())),
-                    ends: [
-                        -(pair.rotation * b.face_normal(left as usize)),
-                        -(pair.rotation * b.face_normal(right as usize)),
-                    ],
-                }
-            }));
-        }
         for along in crease.hidden_edge_directions().iter().copied().chain(sides) {
             // Against each edge of B whose arc on `-B`'s Gauss map the great circle square to
             // `along` crosses (the exact arc of `along` lies on that circle, so every crossing of
             // the exact hull is among them), and against B's hidden edges where B has creased
             // faces too (two creased faces against each other; B's own pass, with the roles
             // swapped, would find the same directions, so only A's pass takes them).
-            for arc in &arcs_b {
-                if let Some(d) = square_to(&along, &arc.span).filter(|d| arc.holds(d)) {
-                    consider(&d, &mut bar);
+            // (In B's frame, where `-d` must lie on B's own arc of the edge.)
+            let along_b = pair.rotation_t * along;
+            for e in 0..b.num_edges() {
+                let edge = b.edge(e);
+                let span = b.vertex(edge.head()) - b.vertex(edge.tail());
+                let crossing = square_to(&along_b, &span, &n_b)
+                    .filter(|d| b.edge_arc(e).projection_inside(&-d));
+                if let Some(d) = crossing {
+                    consider(&(pair.rotation * d), &mut bar);
                 }
             }
             if !swapped {
                 for other in b.creased_faces() {
                     for hidden_b in other.hidden_edge_directions() {
-                        if let Some(d) = square_to(&along, &(pair.rotation * hidden_b)) {
+                        if let Some(d) = square_to(&along, &(pair.rotation * hidden_b), &n) {
                             consider(&d, &mut bar);
                         }
                     }
@@ -171,26 +162,6 @@ fn creased_side(
         }
     }
     best
-}
-
-/// An edge of B in A's frame: its span and the ends of its arc on `-B`'s Gauss map (its faces'
-/// outward normals, negated).
-struct ArcOfB {
-    span: Vector3<f64>,
-    ends: [Vector3<f64>; 2],
-}
-
-impl ArcOfB {
-    /// Whether the unit `d`, square to the span, lies on the arc (to rounding, generously: a
-    /// direction taken in excess only costs its evaluation).
-    fn holds(&self, d: &Vector3<f64>) -> bool {
-        let [u, v] = &self.ends;
-        let normal = u.cross(v);
-        let slack = -1e-9 * normal.norm();
-        d.dot(&(u + v)) > 0.0
-            && u.cross(d).dot(&normal) >= slack
-            && d.cross(v).dot(&normal) >= slack
-    }
 }
 
 /// The bodies' overlap along unit `u` (A's frame): A's exact hull's support (its support vertex,

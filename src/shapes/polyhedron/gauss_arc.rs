@@ -80,9 +80,10 @@ impl GaussArc {
         }
     }
 
-    /// Whether the projection of `w` on the arc's plane lies between the arc's ends.
+    /// Whether the projection of `w` on the arc's plane lies between the arc's ends: for a `w`
+    /// on the arc's great circle, whether it lies on the arc.
     #[inline]
-    fn projection_inside(&self, w: &Vector3<f64>) -> bool {
+    pub fn projection_inside(&self, w: &Vector3<f64>) -> bool {
         w.dot(&self.start_tangent) >= 0.0 && w.dot(&self.end_tangent) >= 0.0
     }
 }
