@@ -5,6 +5,8 @@
 // last line is "ok" and the exit status 0 only when all checks passed.
 #include "demcontact.hpp"
 
+#include "check.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -14,48 +16,6 @@
 #include <vector>
 
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const char* what, int line) {
-  if (!ok) {
-    std::fprintf(stderr, "polyhedra.cpp:%d: CHECK failed: %s\n", line, what);
-    ++failures;
-  }
-}
-
-void check_near(double got, double want, double tol, const char* what, int line) {
-  if (!(std::fabs(got - want) <= tol)) {
-    std::fprintf(stderr, "polyhedra.cpp:%d: CHECK_NEAR failed: %s = %.17g, expected %.17g\n", line,
-                 what, got, want);
-    ++failures;
-  }
-}
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-#define CHECK_NEAR(got, want, tol) check_near((got), (want), (tol), #got, __LINE__)
-
-// Runs `body`, which must throw demcontact::Error with `status` and a non-empty message containing
-// `fragment`.
-template <class F>
-void expect_error(F body, demcontact_status status, const char* fragment, int line) {
-  try {
-    body();
-    std::fprintf(stderr, "polyhedra.cpp:%d: expected demcontact::Error(%s), nothing thrown\n", line,
-                 demcontact_status_name(status));
-    ++failures;
-  } catch (const demcontact::Error& e) {
-    check(e.status() == status, "e.status() == expected status", line);
-    check(!e.message().empty(), "!e.message().empty()", line);
-    check(e.message().find(fragment) != std::string::npos, "message contains the fragment", line);
-    if (e.status() != status || e.message().find(fragment) == std::string::npos) {
-      std::fprintf(stderr, "  got: %s\n", e.what());
-    }
-  }
-}
-
-#define EXPECT_ERROR(body, status, fragment) \
-  expect_error([&]() { body; }, (status), (fragment), __LINE__)
 
 std::vector<std::array<double, 3> > cube_points() {
   std::vector<std::array<double, 3> > points;
@@ -179,10 +139,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  if (failures != 0) {
-    std::fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
+  return checks::finish_checks();
 }

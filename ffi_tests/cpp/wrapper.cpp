@@ -4,6 +4,8 @@
 #include "demcontact.hpp"
 #include "demcontact.hpp"  // included twice on purpose: the guard must hold
 
+#include "check.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -15,56 +17,6 @@
 #include <vector>
 
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const char* what, int line) {
-  if (!ok) {
-    std::fprintf(stderr, "wrapper.cpp:%d: CHECK failed: %s\n", line, what);
-    ++failures;
-  }
-}
-
-void check_near(double got, double want, double tol, const char* what, int line) {
-  if (!(std::fabs(got - want) <= tol)) {
-    std::fprintf(stderr, "wrapper.cpp:%d: CHECK_NEAR failed: %s = %.17g, expected %.17g\n", line,
-                 what, got, want);
-    ++failures;
-  }
-}
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-#define CHECK_NEAR(got, want, tol) check_near((got), (want), (tol), #got, __LINE__)
-#define CHECK_VEC(v, x, y, z, tol)    \
-  do {                                \
-    CHECK_NEAR((v)[0], (x), (tol));   \
-    CHECK_NEAR((v)[1], (y), (tol));   \
-    CHECK_NEAR((v)[2], (z), (tol));   \
-  } while (0)
-
-// Runs `body`, which must throw demcontact::Error with `status` and a non-empty message containing
-// `fragment`.
-template <class F>
-void expect_error(F body, demcontact_status status, const char* fragment, int line) {
-  try {
-    body();
-    std::fprintf(stderr, "wrapper.cpp:%d: expected demcontact::Error(%s), nothing thrown\n", line,
-                 demcontact_status_name(status));
-    ++failures;
-  } catch (const demcontact::Error& e) {
-    check(e.status() == status, "e.status() == expected status", line);
-    check(!e.message().empty(), "!e.message().empty()", line);
-    check(e.message().find(fragment) != std::string::npos, "message contains the fragment", line);
-    check(std::string(e.what()).find(demcontact_status_name(status)) == 0,
-          "what() starts with the status name", line);
-    check(std::string(e.status_name()) == demcontact_status_name(status), "status_name()", line);
-    if (e.status() != status || e.message().find(fragment) == std::string::npos) {
-      std::fprintf(stderr, "  got: %s\n", e.what());
-    }
-  }
-}
-
-#define EXPECT_ERROR(body, status, fragment) expect_error([&]() { body; }, (status), (fragment), __LINE__)
 
 bool same_bits(const demcontact_contact& a, const demcontact_contact& b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
@@ -480,8 +432,8 @@ void test_broad_phase_and_world() {
   CHECK(few.size() == pairs.size() && few[17].a == pairs[17].a);
   std::vector<double> bad_radii(radii.size(), 0.5);
   bad_radii[3] = -1.0;
-  expect_error([&] { broad.update_spheres(centres, bad_radii); },
-               DEMCONTACT_STATUS_INVALID_ARGUMENT, "radius", __LINE__);
+  EXPECT_ERROR(broad.update_spheres(centres, bad_radii), DEMCONTACT_STATUS_INVALID_ARGUMENT,
+               "radius");
   bool threw = false;
   try {
     broad.update_spheres(centres, std::vector<double>(2, 0.5));
@@ -518,13 +470,12 @@ void test_broad_phase_and_world() {
     CHECK_NEAR(moved[c].contact.point[1], one[c].contact.point[1] + 0.003, 1e-12);
   }
   poses.pop_back();
-  expect_error([&] { world.set_poses(poses); }, DEMCONTACT_STATUS_INVALID_ARGUMENT, "", __LINE__);
+  EXPECT_ERROR(world.set_poses(poses), DEMCONTACT_STATUS_INVALID_ARGUMENT, "");
 
   // Moves transfer the handle.
   demcontact::World other(std::move(world));
   CHECK(world.get() == nullptr && other.get() != nullptr);
-  expect_error([] { demcontact::BroadPhase negative(-1.0); }, DEMCONTACT_STATUS_INVALID_ARGUMENT,
-               "skin", __LINE__);
+  EXPECT_ERROR(demcontact::BroadPhase negative(-1.0), DEMCONTACT_STATUS_INVALID_ARGUMENT, "skin");
 }
 
 }  // namespace
@@ -543,10 +494,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  if (failures != 0) {
-    std::fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
+  return checks::finish_checks();
 }
