@@ -421,7 +421,8 @@ typedef struct demcontact_body_contact {
 #define DEMCONTACT_STATUS_NULL_ARGUMENT 1
 
 /**
- * An argument is out of its documented range (radius <= 0, quaternion far from unit length, ...).
+ * An argument is out of its documented range (radius <= 0, quaternion far from unit length, ...),
+ * or a pointer argument's address is not a multiple of its type's alignment (never read).
  */
 #define DEMCONTACT_STATUS_INVALID_ARGUMENT 2
 

@@ -197,6 +197,17 @@ static void test_bad_inputs(const demcontact_shape *cube) {
                DEMCONTACT_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(demcontact_last_error_message(), "n_points") != NULL);
   CHECK(s == NULL);
+  /* Points one byte off a double's alignment (as a packed host struct could give): refused, not
+     read (reading them would be undefined behaviour). */
+  {
+    double storage[8 * 3 + 1];
+    const double *odd = (const double *)(const void *)((const char *)storage + 1);
+    s = (demcontact_shape *)&s;
+    CHECK_STATUS(demcontact_polyhedron_create(odd, 8, &s), DEMCONTACT_STATUS_INVALID_ARGUMENT);
+    CHECK(s == NULL);
+    CHECK(strstr(demcontact_last_error_message(), "xyz") != NULL);
+    CHECK(strstr(demcontact_last_error_message(), "not aligned") != NULL);
+  }
 
   /* A sphere is not a polyhedron. */
   CHECK_STATUS(demcontact_sphere_create(0.5, &ball), DEMCONTACT_STATUS_OK);

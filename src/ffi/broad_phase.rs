@@ -2,7 +2,9 @@
 //! themselves.
 
 use super::boundary::run;
-use super::pointers::{arg, arg_mut, copy_prefix, new_boxed, records, release_boxed, slice};
+use super::pointers::{
+    arg, arg_mut, copy_prefix, new_boxed, optional_mut, records, release_boxed, slice,
+};
 use super::status::demcontact_status;
 use crate::broad::{Aabb, BodyPair, BoundingSphere, Bounds, BroadPhase};
 
@@ -74,16 +76,12 @@ pub unsafe extern "C" fn demcontact_broad_phase_create(
 pub unsafe extern "C" fn demcontact_broad_phase_release(
     broad: *mut demcontact_broad_phase,
 ) -> demcontact_status {
-    run(|| {
-        unsafe { release_boxed(broad) };
-        Ok(())
-    })
+    run(|| unsafe { release_boxed(broad, "broad") })
 }
 
 /// Writes `*rebuilt` (when not NULL): 1 when the update rebuilt the pair list, 0 when it kept it.
-fn report(rebuilt: *mut i32, value: bool) {
-    // SAFETY: the caller's contract: NULL or writable.
-    if let Some(r) = unsafe { rebuilt.as_mut() } {
+fn report(rebuilt: Option<&mut i32>, value: bool) {
+    if let Some(r) = rebuilt {
         *r = value as i32;
     }
 }
@@ -113,6 +111,7 @@ pub unsafe extern "C" fn demcontact_broad_phase_update_spheres(
         let this = unsafe { arg_mut(broad, "broad") }?;
         let centres = unsafe { records::<3>(centres, n, "centres", "n") }?;
         let radii = unsafe { slice(radii, n, "radii") }?;
+        let rebuilt = unsafe { optional_mut(rebuilt, "rebuilt") }?;
         this.spheres.clear();
         this.spheres.extend(
             centres
@@ -150,6 +149,7 @@ pub unsafe extern "C" fn demcontact_broad_phase_update_boxes(
         let this = unsafe { arg_mut(broad, "broad") }?;
         let lo = unsafe { records::<3>(lo, n, "lo", "n") }?;
         let hi = unsafe { records::<3>(hi, n, "hi", "n") }?;
+        let rebuilt = unsafe { optional_mut(rebuilt, "rebuilt") }?;
         this.boxes.clear();
         this.boxes
             .extend(lo.iter().zip(hi).map(|(&lo, &hi)| Aabb { lo, hi }));

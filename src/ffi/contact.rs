@@ -1,7 +1,7 @@
 //! `demcontact_contact` and the pair queries: one pair, or a batch spread over threads.
 
 use super::boundary::{run, run_quiet, Failure};
-use super::pointers::{arg, arg_mut, optional_slice_mut, slice, slice_mut};
+use super::pointers::{aligned, arg, arg_mut, optional_mut, optional_slice_mut, slice, slice_mut};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::*;
@@ -166,7 +166,8 @@ pub unsafe extern "C" fn demcontact_collide(
         *out = demcontact_contact::default();
         let pose_a = unsafe { arg(pose_a, "pose_a") }?;
         let pose_b = unsafe { arg(pose_b, "pose_b") }?;
-        *out = unsafe { query(a, pose_a, b, pose_b, warm.as_mut()) }?;
+        let warm = unsafe { optional_mut(warm, "warm") }?;
+        *out = unsafe { query(a, pose_a, b, pose_b, warm) }?;
         Ok(())
     })
 }
@@ -198,8 +199,8 @@ pub unsafe extern "C" fn demcontact_collide_batch(
     run(|| {
         let pairs = PairList(unsafe { slice(pairs, n, "pairs") }?);
         let out = unsafe { slice_mut(out, n, "out") }?;
-        let warm = unsafe { optional_slice_mut(warm, n) };
-        let statuses = StatusOut(statuses);
+        let warm = unsafe { optional_slice_mut(warm, n, "warm") }?;
+        let statuses = StatusOut(aligned(statuses, "statuses")?.cast_mut());
         // Failures are rare: only they are collected, with their index and message.
         let failures: Mutex<Vec<(usize, Failure)>> = Mutex::new(Vec::new());
         crate::narrow::for_each_chunk(threads as usize, out, warm, |start, chunk, mut warm| {

@@ -4,7 +4,7 @@
 
 use super::boundary::{run, Failure};
 use super::contact::demcontact_contact;
-use super::pointers::{arg, arg_mut, records};
+use super::pointers::{aligned, arg, arg_mut, optional_mut, records, slice_mut};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::*;
@@ -287,11 +287,12 @@ pub unsafe extern "C" fn demcontact_contact_list(
                 format!("list is NULL with capacity {capacity} (NULL is for capacity 0)"),
             ));
         }
+        aligned(list, "list")?;
         let shape_a = unsafe { demcontact_shape::borrow(a, "a") }?;
         let shape_b = unsafe { demcontact_shape::borrow(b, "b") }?;
         let pose_a = unsafe { arg(pose_a, "pose_a") }?.core_pose("pose_a")?;
         let pose_b = unsafe { arg(pose_b, "pose_b") }?.core_pose("pose_b")?;
-        let warm = unsafe { warm.as_mut() };
+        let warm = unsafe { optional_mut(warm, "warm") }?;
         let mut state = warm.as_deref().map(|w| WarmState::from(*w));
         let mut basics = Vec::new();
         let contact = crate::narrow::contact_list(
@@ -311,7 +312,7 @@ pub unsafe extern "C" fn demcontact_contact_list(
         let written = capacity.min(basics.len());
         if written > 0 {
             // SAFETY: `list` is not NULL (checked above) and holds `capacity >= written` elements.
-            let target = unsafe { std::slice::from_raw_parts_mut(list, written) };
+            let target = unsafe { slice_mut(list, written, "list") }?;
             for (slot, c) in target.iter_mut().zip(&basics) {
                 *slot = demcontact_basic_contact::from(c);
             }

@@ -1,7 +1,7 @@
 //! `demcontact_shape`: opaque, immutable, reference-counted shape handles.
 
 use super::boundary::{run, Failure, FfiResult};
-use super::pointers::{arg, arg_mut};
+use super::pointers::{aligned, arg, arg_mut};
 use super::pose::demcontact_pose;
 use super::status::demcontact_status;
 use crate::shapes::{Shape, Sphere, Superellipsoid};
@@ -120,7 +120,7 @@ pub unsafe extern "C" fn demcontact_shape_release(
     shape: *mut demcontact_shape,
 ) -> demcontact_status {
     run(|| {
-        if !shape.is_null() {
+        if !aligned(shape, "shape")?.is_null() {
             // SAFETY: a live handle comes from `Arc::into_raw` in `demcontact_shape::into_raw`.
             drop(unsafe { Arc::from_raw(shape.cast_const()) });
         }

@@ -16,7 +16,8 @@ pub const DEMCONTACT_STATUS_OK: demcontact_status = 0;
 // --- the caller's arguments ------------------------------------------------------------------------
 /// A required pointer argument was NULL.
 pub const DEMCONTACT_STATUS_NULL_ARGUMENT: demcontact_status = 1;
-/// An argument is out of its documented range (radius <= 0, quaternion far from unit length, ...).
+/// An argument is out of its documented range (radius <= 0, quaternion far from unit length, ...),
+/// or a pointer argument's address is not a multiple of its type's alignment (never read).
 pub const DEMCONTACT_STATUS_INVALID_ARGUMENT: demcontact_status = 2;
 /// An argument is NaN or infinite, or a result would overflow to one.
 pub const DEMCONTACT_STATUS_NON_FINITE: demcontact_status = 3;

@@ -87,10 +87,7 @@ pub unsafe extern "C" fn demcontact_world_create(
 pub unsafe extern "C" fn demcontact_world_release(
     world: *mut demcontact_world,
 ) -> demcontact_status {
-    run(|| {
-        unsafe { release_boxed(world) };
-        Ok(())
-    })
+    run(|| unsafe { release_boxed(world, "world") })
 }
 
 /// The core poses of `poses[0..n]`, each checked (finite, unit quaternion within
