@@ -582,7 +582,8 @@ demcontact_status demcontact_collide(const struct demcontact_shape *a,
 
 /**
  * The contacts of `n` pairs in one call, spread over `threads` threads (0: all cores; 1: only the
- * calling thread). Results are written in input order and are identical whatever the thread count.
+ * calling thread; a count above 1024 is taken as 1024). Results are written in input order and are
+ * identical whatever the thread count.
  *
  * `pairs[i]` gives pair i; `out[i]` receives its contact (all zeros when it fails); `warm[i]` is its
  * warm state, as in `demcontact_collide` (`warm` may be NULL: cold queries keeping no state);
@@ -590,8 +591,9 @@ demcontact_status demcontact_collide(const struct demcontact_shape *a,
  * every pair succeeded, otherwise the status of the first failed pair, whose message (prefixed with
  * its index) `demcontact_last_error_message()` gives. `n == 0` is allowed with NULL arrays.
  *
- * The worker threads are demcontact's own pool, built once per distinct thread count; call it from
- * one host thread at a time for the best speed (concurrent calls are safe, they share the pool).
+ * The worker threads are demcontact's own pool, built once per distinct thread count and kept for
+ * the process's life (whatever `n` is: a small batch uses fewer of them); call it from one host
+ * thread at a time for the best speed (concurrent calls are safe, they share the pool).
  *
  * # Safety
  * `pairs`, `out` (and `warm`, `statuses` when not NULL) point to `n` valid elements each, not shared
@@ -964,7 +966,7 @@ demcontact_status demcontact_world_set_poses(struct demcontact_world *world,
 
 /**
  * Runs one step at the current poses on `threads` threads (0: all cores; 1: the calling thread
- * only): the broad phase on the bodies' world boxes, then the contact of every candidate pair
+ * only; above 1024, 1024; the pool is `demcontact_collide_batch`'s): the broad phase on the bodies' world boxes, then the contact of every candidate pair
  * (each from its warm state of the previous step), and writes to `*count` the number of touching
  * pairs, whose contacts `demcontact_world_contacts` then gives. The result is identical, bit for
  * bit, whatever `threads` is.

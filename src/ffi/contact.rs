@@ -173,7 +173,8 @@ pub unsafe extern "C" fn demcontact_collide(
 }
 
 /// The contacts of `n` pairs in one call, spread over `threads` threads (0: all cores; 1: only the
-/// calling thread). Results are written in input order and are identical whatever the thread count.
+/// calling thread; a count above 1024 is taken as 1024). Results are written in input order and are
+/// identical whatever the thread count.
 ///
 /// `pairs[i]` gives pair i; `out[i]` receives its contact (all zeros when it fails); `warm[i]` is its
 /// warm state, as in `demcontact_collide` (`warm` may be NULL: cold queries keeping no state);
@@ -181,8 +182,9 @@ pub unsafe extern "C" fn demcontact_collide(
 /// every pair succeeded, otherwise the status of the first failed pair, whose message (prefixed with
 /// its index) `demcontact_last_error_message()` gives. `n == 0` is allowed with NULL arrays.
 ///
-/// The worker threads are demcontact's own pool, built once per distinct thread count; call it from
-/// one host thread at a time for the best speed (concurrent calls are safe, they share the pool).
+/// The worker threads are demcontact's own pool, built once per distinct thread count and kept for
+/// the process's life (whatever `n` is: a small batch uses fewer of them); call it from one host
+/// thread at a time for the best speed (concurrent calls are safe, they share the pool).
 ///
 /// # Safety
 /// `pairs`, `out` (and `warm`, `statuses` when not NULL) point to `n` valid elements each, not shared

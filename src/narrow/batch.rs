@@ -9,21 +9,30 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Fewer items than this per thread are not worth a hand-off to the pool.
 const MIN_ITEMS_PER_CHUNK: usize = 64;
 
-/// The number of threads a request for `threads` means: 0 is every core the machine has.
+/// The most threads a request is served with: a larger count (a corrupted argument, or far more
+/// than any machine's cores) is taken as this many, so that no request spawns threads without
+/// bound.
+pub const MAX_THREADS: usize = 1024;
+
+/// The number of threads a request for `threads` means: 0 is every core the machine has; at
+/// most [`MAX_THREADS`].
 fn resolve_threads(threads: usize) -> usize {
     if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         threads
     }
+    .min(MAX_THREADS)
 }
 
 /// The pools built so far, by thread count.
 type Pools = Mutex<Vec<(usize, Arc<ThreadPool>)>>;
 
+/// Every pool built so far.
+static POOLS: OnceLock<Pools> = OnceLock::new();
+
 /// A pool of `threads` workers, built once per distinct count and kept for the process's life.
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Pools> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
     let mut pools = pools
         .lock()
@@ -44,7 +53,11 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
 
 /// Calls `work(start, out_chunk, state_chunk)` over contiguous chunks that together cover `out` (and
 /// `state`, which has the same length when given), on `threads` threads (0: all cores, 1: only the
-/// calling thread). `start` is the index of the chunk's first item.
+/// calling thread; at most [`MAX_THREADS`]). `start` is the index of the chunk's first item.
+///
+/// The work runs on the pool of the requested count whatever `out`'s length: a short `out` is cut
+/// into fewer chunks (of at least 64 items), not handed to a smaller pool, since each pool is kept
+/// for the process's life and lengths that vary from call to call would each build their own.
 pub fn for_each_chunk<O, S, F>(threads: usize, out: &mut [O], state: Option<&mut [S]>, work: F)
 where
     O: Send,
@@ -53,16 +66,15 @@ where
 {
     use rayon::prelude::*;
     let n = out.len();
-    let threads = resolve_threads(threads)
-        .min(n.div_ceil(MIN_ITEMS_PER_CHUNK))
-        .max(1);
-    let pool = if threads > 1 { pool(threads) } else { None };
+    let threads = resolve_threads(threads);
+    let workers = threads.min(n.div_ceil(MIN_ITEMS_PER_CHUNK)).max(1);
+    let pool = if workers > 1 { pool(threads) } else { None };
     let Some(pool) = pool else {
         work(0, out, state);
         return;
     };
-    // A few chunks per thread lets work stealing even out pairs of unequal cost.
-    let chunk = n.div_ceil(threads * 4).max(MIN_ITEMS_PER_CHUNK);
+    // A few chunks per worker lets work stealing even out pairs of unequal cost.
+    let chunk = n.div_ceil(workers * 4).max(MIN_ITEMS_PER_CHUNK);
     pool.install(|| match state {
         Some(state) => out
             .par_chunks_mut(chunk)
@@ -99,5 +111,28 @@ mod tests {
         }
         assert!(resolve_threads(0) >= 1);
         assert_eq!(resolve_threads(3), 3);
+        assert_eq!(resolve_threads(usize::MAX), MAX_THREADS);
+    }
+
+    /// The thread counts of the pools built so far.
+    fn pool_sizes() -> Vec<usize> {
+        let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+        let pools = pools.lock().unwrap_or_else(|p| p.into_inner());
+        pools.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[test]
+    fn calls_of_every_length_share_the_pool_of_their_thread_count() {
+        // Seven threads asked for, over lengths that fill 2 to 7 chunks of 64 (as a world's
+        // candidate pairs vary from step to step): one pool of 7, not one per length (each kept
+        // for the process's life). No other test asks for 5 or 6 threads.
+        for n in (2..=7).map(|chunks| 64 * chunks) {
+            let mut out = vec![0u8; n];
+            for_each_chunk(7, &mut out, None::<&mut [()]>, |_, o, _| o.fill(1));
+            assert!(out.iter().all(|&v| v == 1));
+        }
+        let sizes = pool_sizes();
+        assert!(sizes.contains(&7), "{sizes:?}");
+        assert!(!sizes.contains(&5) && !sizes.contains(&6), "{sizes:?}");
     }
 }

@@ -15,7 +15,7 @@ mod length;
 pub mod potential_socp;
 mod sphere_sphere;
 
-pub use batch::for_each_chunk;
+pub use batch::{for_each_chunk, MAX_THREADS};
 pub use fast_direct_search::{BasicContact, BasicKind};
 pub use sphere_sphere::sphere_sphere;
 
