@@ -143,8 +143,10 @@ impl Grid {
             // Two cells of margin below the lowest corner: every lower-corner cell is >= 1 even
             // after round-off, so that "one cell below" is never negative.
             let origin = [lo[0] - 2.0 * cell, lo[1] - 2.0 * cell, lo[2] - 2.0 * cell];
+            // (A count beyond u64 saturates, and so does the margin's `+ 2`: its width, 64,
+            // fails the test below and the cell grows.)
             let bits: Vec<u32> = (0..3)
-                .map(|k| bit_width(((hi[k] - origin[k]) / cell) as u64 + 2))
+                .map(|k| bit_width((((hi[k] - origin[k]) / cell) as u64).saturating_add(2)))
                 .collect();
             if bits.iter().all(|&b| b <= MAX_AXIS_BITS) && bits.iter().sum::<u32>() <= MAX_KEY_BITS
             {

@@ -78,6 +78,33 @@ fn clustered_scenes_and_bodies_of_zero_size() {
 }
 
 #[test]
+fn domains_of_more_than_2_pow_64_cells_coarsen_their_grid() {
+    // Bodies of size 1 spread over 10^20 to 10^299 (within MAX_COORDINATE): more cells per axis
+    // than a u64 counts. The cell count saturated, and the `+ 2` of the margin wrapped it to a
+    // tiny grid (a panic in a debug build, an index past the sentinel in a release build); each
+    // touching couple must be found, and nothing else.
+    for extent in [1e20, 1e100, 1e299] {
+        let mut spheres = scene(21, 150, [extent, extent * 0.5, extent], 0.5, 1.0);
+        let partners: Vec<BoundingSphere> = spheres
+            .iter()
+            .map(|s| BoundingSphere {
+                centre: [s.centre[0] + 0.9, s.centre[1], s.centre[2]],
+                radius: 0.5,
+            })
+            .collect();
+        spheres.extend(partners);
+        let pairs = cell_list_pairs(Bounds::Spheres(&spheres), 0.0).unwrap();
+        let couples: Vec<BodyPair> = (0..150).map(|i| [i, i + 150]).collect();
+        assert_eq!(pairs, couples, "extent {extent:e}");
+        // Polydisperse: a few large bodies among them, on more levels.
+        let mut mixed = spheres.clone();
+        mixed[7].radius = 1e3;
+        mixed[8].radius = 40.0;
+        check(&mixed);
+    }
+}
+
+#[test]
 fn a_large_body_among_many_small_ones() {
     // The large body's pairs are many and found in key order, not index order: sorted all the same.
     let mut spheres = scene(11, 500, [4.0; 3], 0.05, 1.0);
