@@ -183,8 +183,9 @@ pub unsafe extern "C" fn demcontact_collide(
 /// its index) `demcontact_last_error_message()` gives. `n == 0` is allowed with NULL arrays.
 ///
 /// The worker threads are demcontact's own pool, built once per distinct thread count and kept for
-/// the process's life (whatever `n` is: a small batch uses fewer of them); call it from one host
-/// thread at a time for the best speed (concurrent calls are safe, they share the pool).
+/// the process's life (whatever `n` is: a small batch uses fewer of them; a process forked from
+/// the host builds its own, as the parent's threads are not in it); call it from one host thread
+/// at a time for the best speed (concurrent calls are safe, they share the pool).
 ///
 /// # Safety
 /// `pairs`, `out` (and `warm`, `statuses` when not NULL) point to `n` valid elements each, not shared

@@ -25,19 +25,29 @@ fn resolve_threads(threads: usize) -> usize {
     .min(MAX_THREADS)
 }
 
-/// The pools built so far, by thread count.
-type Pools = Mutex<Vec<(usize, Arc<ThreadPool>)>>;
+/// The pools built so far: the id of the process that built each, and its thread count.
+type Pools = Mutex<Vec<(u32, usize, Arc<ThreadPool>)>>;
 
 /// Every pool built so far.
 static POOLS: OnceLock<Pools> = OnceLock::new();
 
-/// A pool of `threads` workers, built once per distinct count and kept for the process's life.
+/// A pool of `threads` workers, built once per distinct count and process and kept for the
+/// process's life.
+///
+/// A process forked from one that had built a pool (a Python host's `multiprocessing`, say)
+/// inherits the pool's record but none of its threads: work handed to it would wait forever. So a
+/// pool serves only the process that built it, and a forked child builds its own (the parent's
+/// records stay unused in the child: nothing there to stop).
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    let process = std::process::id();
     let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
     let mut pools = pools
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+    if let Some((_, _, p)) = pools
+        .iter()
+        .find(|(id, n, _)| *id == process && *n == threads)
+    {
         return Some(p.clone());
     }
     let p = Arc::new(
@@ -47,7 +57,7 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
             .build()
             .ok()?,
     );
-    pools.push((threads, p.clone()));
+    pools.push((process, threads, p.clone()));
     Some(p)
 }
 
@@ -114,11 +124,60 @@ mod tests {
         assert_eq!(resolve_threads(usize::MAX), MAX_THREADS);
     }
 
+    /// A child forked after the pool of a count was built (a Python host's `multiprocessing`, say)
+    /// has none of the pool's threads: its batches must still run, not wait for them forever.
+    #[cfg(unix)]
+    #[test]
+    #[allow(unsafe_code)] // fork, waitpid and kill: test code only, the library needs none.
+    fn a_forked_child_runs_its_batches_on_a_pool_of_its_own() {
+        let work = || {
+            let mut out = vec![0u8; 64 * 8];
+            for_each_chunk(11, &mut out, None::<&mut [()]>, |_, o, _| o.fill(1));
+            out.iter().all(|&v| v == 1)
+        };
+        assert!(work(), "the parent's batch");
+        // The pools' lock is held across the fork, so that no other test's thread holds it then
+        // (the child would wait for it forever); each side releases its own copy.
+        let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+        let held = pools.lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY: the child only runs the batch and leaves by `_exit`, never returning into the
+        // test harness; the parent waits for it (or kills it).
+        let child = unsafe { libc::fork() };
+        drop(held);
+        assert!(child >= 0, "fork failed");
+        if child == 0 {
+            let code = if work() { 0 } else { 1 };
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        let mut finished = false;
+        for _ in 0..200 {
+            // SAFETY: waits for our own child, without blocking.
+            if unsafe { libc::waitpid(child, &mut status, libc::WNOHANG) } == child {
+                finished = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        if !finished {
+            // SAFETY: our own child, still running: stopped and reaped.
+            unsafe {
+                libc::kill(child, libc::SIGKILL);
+                libc::waitpid(child, &mut status, 0);
+            }
+        }
+        assert!(
+            finished,
+            "the forked child's batch did not finish within 10 s"
+        );
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    }
+
     /// The thread counts of the pools built so far.
     fn pool_sizes() -> Vec<usize> {
         let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
         let pools = pools.lock().unwrap_or_else(|p| p.into_inner());
-        pools.iter().map(|(n, _)| *n).collect()
+        pools.iter().map(|(_, n, _)| *n).collect()
     }
 
     #[test]
