@@ -446,13 +446,10 @@ mod tests {
             steps in 0u32..10,
             data in prop::array::uniform15(record_value()),
             gap in -0.04f64..0.04,
-            direction in prop::array::uniform3(-1.0f64..1.0),
+            u in crate::unit_direction(),
             ra in prop::array::uniform3(-3.0f64..3.0),
             rb in prop::array::uniform3(-3.0f64..3.0),
         ) {
-            let u = Vector3::from(direction);
-            prop_assume!(u.norm() > 0.1);
-            let u = u.normalize();
             let body = body_of_size(family, 1.0);
             let (qa, qb) = (
                 UnitQuaternion::from_scaled_axis(Vector3::from(ra)),

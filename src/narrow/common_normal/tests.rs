@@ -134,13 +134,11 @@ proptest! {
     #[test]
     fn swapping_a_and_b_flips_the_normal(a in arb_shape(), b in arb_shape(),
                                          r in prop::array::uniform3(-3.0f64..3.0),
-                                         dir in prop::array::uniform3(-1.0f64..1.0),
+                                         d in crate::unit_direction(),
                                          gap in -0.05f64..0.3) {
         let pa = pose([0.0; 3], [0.0; 3]);
-        let d = Vector3::from(dir);
-        prop_assume!(d.norm() > 0.1);
         // Place B along d at the distance where the support planes along d overlap by -gap.
-        let pb = placed(&a, &b, &d.normalize(), r, gap);
+        let pb = placed(&a, &b, &d, r, gap);
         let ab = collide(&a, &pa, &b, &pb, None).unwrap();
         let ba = collide(&b, &pb, &a, &pa, None).unwrap();
         prop_assert_eq!(ab.touching, ba.touching);
@@ -158,12 +156,10 @@ proptest! {
                                                      r in prop::array::uniform3(-3.0f64..3.0),
                                                      m in prop::array::uniform3(-3.0f64..3.0),
                                                      t in prop::array::uniform3(-5.0f64..5.0),
-                                                     dir in prop::array::uniform3(-1.0f64..1.0),
+                                                     d in crate::unit_direction(),
                                                      gap in -0.05f64..0.3) {
         let pa = pose([0.0; 3], [0.0; 3]);
-        let d = Vector3::from(dir);
-        prop_assume!(d.norm() > 0.1);
-        let pb = placed(&a, &b, &d.normalize(), r, gap);
+        let pb = placed(&a, &b, &d, r, gap);
         let motion = pose(t, m);
         let c = collide(&a, &pa, &b, &pb, None).unwrap();
         let moved = collide(&a, &motion.compose(&pa), &b, &motion.compose(&pb), None).unwrap();
