@@ -25,6 +25,9 @@ pub enum Interval {
     /// eps in [0.1, 0.25), radii in (0.5, 3): box-like bodies only, for the warm-started
     /// sequences (not in the paper, not one of [`Interval::ALL`]).
     BoxLike,
+    /// eps in [1.8, 1.9], radii in (0.5, 3): nearly pointed (octahedron-like) bodies only, for
+    /// the benchmarks' costly case (not in the paper, not one of [`Interval::ALL`]).
+    Pointed,
 }
 
 impl Interval {
@@ -44,6 +47,7 @@ impl Interval {
             Interval::Three => (0.3, 1.7),
             Interval::Four => (0.1, 1.9),
             Interval::BoxLike => (0.1, 0.25),
+            Interval::Pointed => (1.8, 1.9),
         }
     }
 
@@ -55,7 +59,7 @@ impl Interval {
         }
     }
 
-    /// The interval's number (1-4; 5 for [`Interval::BoxLike`]).
+    /// The interval's number (1-4; 5 for [`Interval::BoxLike`], 6 for [`Interval::Pointed`]).
     pub fn number(self) -> usize {
         self as usize + 1
     }
@@ -64,6 +68,7 @@ impl Interval {
     pub fn label(self) -> String {
         match self {
             Interval::BoxLike => "box-like (eps 0.1-0.25)".into(),
+            Interval::Pointed => "nearly pointed (eps 1.8-1.9)".into(),
             _ => self.number().to_string(),
         }
     }

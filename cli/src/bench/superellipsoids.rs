@@ -25,6 +25,9 @@ pub const SEQUENCES: usize = 64;
 pub const STEPS: usize = 100;
 /// Rotation of the contact direction and of B per step (rad).
 pub const TURN: f64 = 1e-3;
+/// Warm-started sequences of nearly pointed bodies (fewer: each query restarts, see
+/// [`Workload::pointed`]).
+pub const POINTED_SEQUENCES: usize = 8;
 /// Pairs of the deep-overlap workload.
 pub const DEEP_PAIRS: usize = 1024;
 /// The deep overlaps' common-normal depth, relative to the sum of the bodies' mean radii (as
@@ -91,6 +94,17 @@ impl Workload {
                 0.05 * (1.0 + 0.9 * phase.sin())
             })
         })
+    }
+
+    /// DEM-like sequences (as [`Self::dem_like`]) of nearly pointed bodies (every `eps` in
+    /// [1.8, 1.9]), [`POINTED_SEQUENCES`] runs: a first answer there seldom passes the trust
+    /// test, and the restarts run at almost every query, warm or cold (the kernel's costly case).
+    pub fn pointed() -> Self {
+        let mut rng = sampling::rng(27);
+        let pairs: Vec<SuperellipsoidPair> = (0..POINTED_SEQUENCES)
+            .flat_map(|_| sequence(Interval::Pointed, STEPS, TURN, &mut rng))
+            .collect();
+        Self::new(&pairs, STEPS)
     }
 
     /// Ellipsoid pairs (interval 1) overlapping by [`DEEP_DEPTH`] of their size, as in a DEM
@@ -242,15 +256,16 @@ pub fn bench(options: &Options) -> Table {
         Workload::dem_like(),
         Workload::near_apart(),
     );
-    let (deep, deep_sequences) = (
+    let (deep, deep_sequences, pointed) = (
         Workload::deep_ellipsoids(),
         Workload::deep_ellipsoid_sequences(),
+        Workload::pointed(),
     );
 
     let mut t = Table::new(
         format!(
             "Superellipsoid pairs, interval 3 (eps in [0.3, 1.7], radii in (0.5, 3)) but where a row \
-             says ellipsoids (interval 1: eps 1), f64 throughout; \
+             says ellipsoids (interval 1: eps 1) or nearly pointed bodies, f64 throughout; \
              medians of {samples} passes, ns/query; depth error: mean / max relative, over the \
              touching pairs"
         ),
@@ -339,6 +354,22 @@ pub fn bench(options: &Options) -> Table {
         &deep_sequences,
         true,
     );
+    for warm in [false, true] {
+        row(
+            &format!(
+                "nearly pointed bodies (every eps in [1.8, 1.9]): DEM-like, {POINTED_SEQUENCES} \
+                 contacts x {STEPS} steps, {} (depth error against the constructed common \
+                 normal, which is deeper than the minimum here: both libraries find shallower)",
+                if warm {
+                    "warm (parry: GJK from the last normal)"
+                } else {
+                    "cold"
+                }
+            ),
+            &pointed,
+            warm,
+        );
+    }
     for (name, w) in [("series 1", &series1), ("series 2", &series2)] {
         let (ours, parry, clock) = w.per_query_medians(samples.min(PER_QUERY_PASSES));
         t.row(vec![
