@@ -1974,3 +1974,24 @@ fn a_level_arc_beyond_a_curved_answer_gets_starts_along_it() {
     );
     assert!(solution.restarts > 0);
 }
+
+/// A squareness so small that its exponent `eps / (2 - eps)` rounds to zero (a subnormal `eps`):
+/// the body is its box. Two such unit boxes face to face, 0.1 into each other along x and shifted
+/// across: the depth 0.1 along x, in both orders. (A debug build stopped at `fast_pow::pow`'s
+/// assertion of a positive exponent; the release build took `f64::powf`'s `x^0 = 1` there.)
+#[test]
+fn a_squareness_whose_exponent_rounds_to_zero_is_a_box() {
+    for eps in [5e-324, 1e-310] {
+        let body = Shape::Superellipsoid(Superellipsoid::new(1.0, 1.0, 1.0, eps, eps).unwrap());
+        let (pa, pb) = (pose([0.0; 3], [0.0; 3]), pose([1.9, 0.3, -0.2], [0.0; 3]));
+        for (first, second, sign) in [(&pa, &pb, 1.0), (&pb, &pa, -1.0)] {
+            let c = collide(&body, first, &body, second, None).unwrap();
+            assert!(c.touching, "eps {eps:e}: {c:?}");
+            assert!((c.penetration - 0.1).abs() < 1e-9, "eps {eps:e}: {c:?}");
+            assert!(
+                (c.normal - Vector3::x() * sign).norm() < 1e-9,
+                "eps {eps:e}: {c:?}"
+            );
+        }
+    }
+}

@@ -84,19 +84,21 @@ const INF_BITS: u64 = 0x7ff0_0000_0000_0000;
 /// table scale `2^(n/N)` and the result are normal doubles.
 const W_HI_LIMIT: f64 = 1020.0 * N_EXP;
 
-/// `x^y` for `x >= 0` and `y > 0`, relative error below `1e-14` (measured: see the tests) against
+/// `x^y` for `x >= 0` and `y >= 0`, relative error below `1e-14` (measured: see the tests) against
 /// `f64::powf` whenever the result is at least `1e-300`, absolute error below `1e-300` otherwise.
 ///
-/// See the module documentation for the method. `x = 0` gives `0`; results that underflow give a
-/// subnormal or `0`, never NaN. `y` above 64, infinite or NaN `x`, and the out-of-contract negative
-/// `x` or non-positive `y` fall back to `f64::powf` (a cold path).
+/// See the module documentation for the method. `x = 0` gives `0` for `y > 0`; results that
+/// underflow give a subnormal or `0`, never NaN. `y = 0` (a squareness so small that its exponent
+/// `eps / (2 - eps)` rounds to zero: a subnormal `eps`) gives `1`, as `f64::powf` does; it, `y`
+/// above 64, infinite or NaN `x`, and the out-of-contract negative `x` or `y` fall back to
+/// `f64::powf` (a cold path).
 #[inline]
 pub fn pow(x: f64, y: f64) -> f64 {
     debug_assert!(
         x >= 0.0 || x.is_nan(),
         "fast_pow::pow needs x >= 0 (got {x})"
     );
-    debug_assert!(y > 0.0, "fast_pow::pow needs y > 0 (got {y})");
+    debug_assert!(y >= 0.0, "fast_pow::pow needs y >= 0 (got {y})");
     let ix = x.to_bits();
     // One unsigned comparison each: x positive, normal and finite; y in (0, Y_MAX].
     let x_special = ix.wrapping_sub(MIN_NORMAL_BITS) >= INF_BITS - MIN_NORMAL_BITS;
