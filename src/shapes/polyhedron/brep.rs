@@ -2,11 +2,11 @@
 //! walks (each edge's two faces, each face's vertex and edge loops, each vertex's ring of edges
 //! and faces), stored in flat arrays.
 
+use super::fast_hash::{fast_map, FastMap};
 use super::highest::BallTree;
 use super::numerical_failure;
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
-use std::collections::HashMap;
 
 /// An edge of a [`super::Polyhedron`]: a segment between two vertices, shared by two faces.
 ///
@@ -125,7 +125,7 @@ impl BoundaryRepresentation {
         let mut used: Vec<usize> = loops.iter().flatten().copied().collect();
         used.sort_unstable_by_key(|&p| source_indices[p]);
         used.dedup();
-        let mut vertex_of_point = HashMap::with_capacity(used.len());
+        let mut vertex_of_point = fast_map(used.len());
         for (v, &p) in used.iter().enumerate() {
             vertex_of_point.insert(p, v);
         }
@@ -140,7 +140,7 @@ impl BoundaryRepresentation {
 
         // Edges: created by the first face that walks them, completed by the second.
         let mut edges: Vec<PolyhedronEdge> = Vec::new();
-        let mut edge_of_pair: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut edge_of_pair: FastMap<(usize, usize), usize> = fast_map(0);
         let mut face_loop_edges = Vec::with_capacity(face_loop_vertices.len());
         for face in 0..loops.len() {
             let ring = &face_loop_vertices[face_loop_offsets[face]..face_loop_offsets[face + 1]];

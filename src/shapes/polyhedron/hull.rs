@@ -5,10 +5,10 @@
 //! near-coplanar points never become vertices unless they stick out. The triangulation this
 //! produces is convex within the tolerance; [`super::merge`] turns it into polygonal faces.
 
+use super::fast_hash::fast_map;
 use super::numerical_failure;
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
-use std::collections::HashMap;
 
 /// Each extent of the initial simplex (the distance of its third point from the line through the
 /// first two, of its fourth point from the plane through the first three) must be at least this
@@ -258,7 +258,7 @@ fn simplex_facets(points: &[Vector3<f64>], simplex: [usize; 4]) -> Result<Vec<Fa
             alive: true,
         });
     }
-    let mut by_edge = HashMap::new();
+    let mut by_edge = fast_map(3 * facets.len());
     for (f, facet) in facets.iter().enumerate() {
         for side in 0..3 {
             by_edge.insert((facet.vertices[side], facet.vertices[(side + 1) % 3]), f);
@@ -323,7 +323,7 @@ fn farthest_outside_point(facet: &Facet, points: &[Vector3<f64>]) -> usize {
 
 /// Orders the horizon edges into one closed loop, each edge's head the next one's tail.
 fn chain_horizon(edges: Vec<HorizonEdge>) -> Result<Vec<HorizonEdge>> {
-    let mut by_tail = HashMap::with_capacity(edges.len());
+    let mut by_tail = fast_map(edges.len());
     for (k, edge) in edges.iter().enumerate() {
         if by_tail.insert(edge.tail, k).is_some() {
             return Err(numerical_failure(

@@ -1,11 +1,11 @@
 //! From a triangulated hull to polygonal faces: coplanar triangles merge, and vertices that are
 //! not corners of the polyhedron (inside a face, or inside an edge) are dropped.
 
+use super::fast_hash::{fast_map, FastMap};
 use super::hull::TriangleHull;
 use super::numerical_failure;
 use crate::error::Result;
 use nalgebra::Vector3;
-use std::collections::HashMap;
 
 /// The polygonal faces of a triangulated hull, each with the triangles merged into it.
 #[derive(Debug, Clone)]
@@ -29,8 +29,8 @@ pub(super) fn merge_coplanar_triangles(
     let region_of = coplanar_regions(hull, points, tolerance);
 
     // The boundary of each group: the triangle edges whose neighbour lies in another group.
-    let mut boundary_by_group: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
-    let mut triangles_by_group: HashMap<usize, Vec<[usize; 3]>> = HashMap::new();
+    let mut boundary_by_group: FastMap<usize, FastMap<usize, usize>> = fast_map(0);
+    let mut triangles_by_group: FastMap<usize, Vec<[usize; 3]>> = fast_map(0);
     let mut group_order = Vec::new();
     for t in 0..triangle_count {
         let group = region_of[t];
@@ -40,7 +40,7 @@ pub(super) fn merge_coplanar_triangles(
             .push(hull.triangles[t]);
         let boundary = boundary_by_group.entry(group).or_insert_with(|| {
             group_order.push(group);
-            HashMap::new()
+            fast_map(0)
         });
         for side in 0..3 {
             if region_of[hull.neighbours[t][side]] == group {
@@ -64,7 +64,7 @@ pub(super) fn merge_coplanar_triangles(
 
     // A corner of a convex polyhedron lies on at least three faces; a vertex on two lies inside
     // their common edge.
-    let mut face_count: HashMap<usize, usize> = HashMap::new();
+    let mut face_count: FastMap<usize, usize> = fast_map(0);
     for face in &loops {
         for &v in face {
             *face_count.entry(v).or_default() += 1;
@@ -140,7 +140,7 @@ fn coplanar_regions(hull: &TriangleHull, points: &[Vector3<f64>], tolerance: f64
 }
 
 /// The single closed loop through the boundary edges `tail -> head` of one group.
-fn boundary_loop(next_vertex: &HashMap<usize, usize>) -> Result<Vec<usize>> {
+fn boundary_loop(next_vertex: &FastMap<usize, usize>) -> Result<Vec<usize>> {
     let start = *next_vertex
         .keys()
         .min()
@@ -193,10 +193,11 @@ mod tests {
 
     #[test]
     fn boundary_loop_rejects_two_loops() {
-        let two_loops: HashMap<usize, usize> =
-            [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)].into();
+        let two_loops: FastMap<usize, usize> = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]
+            .into_iter()
+            .collect();
         assert!(boundary_loop(&two_loops).is_err());
-        let one_loop: HashMap<usize, usize> = [(4, 1), (1, 2), (2, 4)].into();
+        let one_loop: FastMap<usize, usize> = [(4, 1), (1, 2), (2, 4)].into_iter().collect();
         assert_eq!(boundary_loop(&one_loop).unwrap(), vec![1, 2, 4]);
     }
 }

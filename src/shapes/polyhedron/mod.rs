@@ -80,6 +80,7 @@
 
 mod brep;
 mod crease;
+mod fast_hash;
 mod gauss_arc;
 mod highest;
 mod hull;

@@ -1,9 +1,9 @@
 //! The input side of the hull: finiteness, the point count, the tolerance scheme and the removal
 //! of duplicate points.
 
+use super::fast_hash::{fast_map, FastMap};
 use crate::error::{Error, Result};
 use nalgebra::Vector3;
-use std::collections::HashMap;
 
 /// The absolute tolerance is this fraction of the bounding-box diagonal (plus a round-off floor,
 /// see [`ROUND_OFF_FACTOR`]).
@@ -115,7 +115,7 @@ fn drop_near_duplicates(
             scaled.z.floor() as i64,
         ]
     };
-    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    let mut grid: FastMap<[i64; 3], Vec<usize>> = fast_map(points.len());
     let mut kept: Vec<Vector3<f64>> = Vec::with_capacity(points.len());
     let mut source_indices = Vec::with_capacity(points.len());
     for (index, p) in points.iter().enumerate() {
