@@ -971,10 +971,11 @@ demcontact_status demcontact_world_set_poses(struct demcontact_world *world,
 
 /**
  * Runs one step at the current poses on `threads` threads (0: all cores; 1: the calling thread
- * only; above 1024, 1024; the pool is `demcontact_collide_batch`'s): the broad phase on the bodies' world boxes, then the contact of every candidate pair
- * (each from its warm state of the previous step), and writes to `*count` the number of touching
- * pairs, whose contacts `demcontact_world_contacts` then gives. The result is identical, bit for
- * bit, whatever `threads` is.
+ * only; above 1024, 1024; the pool is `demcontact_collide_batch`'s): the broad phase on the
+ * bodies' world boxes, then the contact of every candidate pair (each from its warm state of the
+ * previous step), and writes to `*count` the number of touching pairs, whose contacts
+ * `demcontact_world_contacts` then gives. The result is identical, bit for bit, whatever
+ * `threads` is.
  *
  * On failure `*count` is 0 and no contacts are kept: `DEMCONTACT_STATUS_UNSUPPORTED_PAIR` when two
  * candidate bodies' shapes have no kernel (a polyhedron near a sphere), `DEMCONTACT_STATUS_NOT_CONVERGED`

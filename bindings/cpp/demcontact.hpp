@@ -493,8 +493,8 @@ struct BatchResult {
 
 /**
  * The contacts of `n` pairs in one call, written to `out[0..n)` in input order, spread over `threads`
- * threads (0: all cores, 1: only the calling thread, at most 1024); the results do not depend on the
- * thread count.
+ * threads (0: all cores, 1: only the calling thread, at most 1024); the results do not depend on
+ * the thread count.
  * `warm` is nullptr (cold queries keeping no state) or `n` warm states, one per pair, updated in place.
  * `n == 0` is allowed with null arrays. See BatchResult for what a per-pair failure does.
  */

@@ -131,8 +131,9 @@ impl<S: AsRef<Shape> + Sync> World<S> {
     }
 
     /// One step at the current poses, on `threads` threads (0: all cores, 1: the calling thread
-    /// only, at most [`MAX_THREADS`](crate::narrow::MAX_THREADS)): the candidate pairs from the broad phase, the contact of each, and the touching ones
-    /// returned in pair order. Each pair's warm state carries over to the next step.
+    /// only, at most [`MAX_THREADS`](crate::narrow::MAX_THREADS)): the candidate pairs from the
+    /// broad phase, the contact of each, and the touching ones returned in pair order. Each pair's
+    /// warm state carries over to the next step.
     ///
     /// # Errors
     ///
