@@ -277,8 +277,10 @@ mod tests {
                 demcontact_polyhedron_create(corners.as_ptr(), 8, &mut cube),
                 DEMCONTACT_STATUS_OK
             );
-            let status = demcontact_polyhedron_create(misaligned(&mut storage), 8, &mut cube);
+            let mut refused = std::ptr::null_mut();
+            let status = demcontact_polyhedron_create(misaligned(&mut storage), 8, &mut refused);
             assert_misaligned(status, "xyz");
+            assert!(refused.is_null());
             let odd_pose = misaligned::<demcontact_pose>(&mut storage);
             let status = demcontact_collide(ball, odd_pose, ball, &pose, &mut warm, &mut out);
             assert_misaligned(status, "pose_a");
