@@ -267,7 +267,8 @@ pub fn bench(options: &Options) -> Table {
             "Superellipsoid pairs, interval 3 (eps in [0.3, 1.7], radii in (0.5, 3)) but where a row \
              says ellipsoids (interval 1: eps 1) or nearly pointed bodies, f64 throughout; \
              medians of {samples} passes, ns/query; depth error: mean / max relative, over the \
-             touching pairs"
+             touching pairs, against the constructed common normal (for the nearly pointed \
+             bodies that is deeper than the minimum: both libraries find shallower ones)"
         ),
         &[
             "pairs",
@@ -358,8 +359,7 @@ pub fn bench(options: &Options) -> Table {
         row(
             &format!(
                 "nearly pointed bodies (every eps in [1.8, 1.9]): DEM-like, {POINTED_SEQUENCES} \
-                 contacts x {STEPS} steps, {} (depth error against the constructed common \
-                 normal, which is deeper than the minimum here: both libraries find shallower)",
+                 contacts x {STEPS} steps, {}",
                 if warm {
                     "warm (parry: GJK from the last normal)"
                 } else {
