@@ -100,11 +100,9 @@ impl Workload {
     /// [1.8, 1.9]), [`POINTED_SEQUENCES`] runs: a first answer there seldom passes the trust
     /// test, and the restarts run at almost every query, warm or cold (the kernel's costly case).
     pub fn pointed() -> Self {
-        let mut rng = sampling::rng(27);
-        let pairs: Vec<SuperellipsoidPair> = (0..POINTED_SEQUENCES)
-            .flat_map(|_| sequence(Interval::Pointed, STEPS, TURN, &mut rng))
-            .collect();
-        Self::new(&pairs, STEPS)
+        Self::runs_of(27, POINTED_SEQUENCES, |rng| {
+            sequence(Interval::Pointed, STEPS, TURN, rng)
+        })
     }
 
     /// Ellipsoid pairs (interval 1) overlapping by [`DEEP_DEPTH`] of their size, as in a DEM
@@ -129,8 +127,17 @@ impl Workload {
 
     /// [`SEQUENCES`] runs of [`STEPS`] pairs from `run`, drawn from `seed`.
     fn runs(seed: u64, run: impl Fn(&mut SceneRng) -> Vec<SuperellipsoidPair>) -> Self {
+        Self::runs_of(seed, SEQUENCES, run)
+    }
+
+    /// `count` runs of [`STEPS`] pairs from `run`, drawn from `seed`.
+    fn runs_of(
+        seed: u64,
+        count: usize,
+        run: impl Fn(&mut SceneRng) -> Vec<SuperellipsoidPair>,
+    ) -> Self {
         let mut rng = sampling::rng(seed);
-        let pairs: Vec<SuperellipsoidPair> = (0..SEQUENCES).flat_map(|_| run(&mut rng)).collect();
+        let pairs: Vec<SuperellipsoidPair> = (0..count).flat_map(|_| run(&mut rng)).collect();
         Self::new(&pairs, STEPS)
     }
 
