@@ -4,7 +4,7 @@
 
 use super::boundary::{run, Failure};
 use super::contact::demcontact_contact;
-use super::pointers::{aligned, arg, arg_mut, optional_mut, records, slice_mut};
+use super::pointers::{aligned, arg, arg_mut, copy_prefix, optional_mut, records};
 use super::pose::demcontact_pose;
 use super::shape::demcontact_shape;
 use super::status::*;
@@ -309,14 +309,9 @@ pub unsafe extern "C" fn demcontact_contact_list(
             ];
             crate::error::ensure_finite(&format!("basic contact {i}"), &numbers)?;
         }
-        let written = capacity.min(basics.len());
-        if written > 0 {
-            // SAFETY: `list` is not NULL (checked above) and holds `capacity >= written` elements.
-            let target = unsafe { slice_mut(list, written, "list") }?;
-            for (slot, c) in target.iter_mut().zip(&basics) {
-                *slot = demcontact_basic_contact::from(c);
-            }
-        }
+        // SAFETY: `list` is NULL only with capacity 0 (checked above), else it holds `capacity`
+        // writable elements (the caller's contract).
+        unsafe { copy_prefix(list, capacity, &basics) }?;
         if let (Some(w), Some(state)) = (warm, state) {
             *w = state.into();
         }

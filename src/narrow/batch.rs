@@ -4,7 +4,7 @@
 //! result depends only on its own inputs and the output is identical whatever the thread count.
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// Fewer items than this per thread are not worth a hand-off to the pool.
 const MIN_ITEMS_PER_CHUNK: usize = 64;
@@ -31,6 +31,14 @@ type Pools = Mutex<Vec<(u32, usize, Arc<ThreadPool>)>>;
 /// Every pool built so far.
 static POOLS: OnceLock<Pools> = OnceLock::new();
 
+/// The list of pools, locked (a panic while it was held leaves it as it was: still usable).
+fn lock_pools() -> MutexGuard<'static, Vec<(u32, usize, Arc<ThreadPool>)>> {
+    POOLS
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A pool of `threads` workers, built once per distinct count and process and kept for the
 /// process's life.
 ///
@@ -40,10 +48,7 @@ static POOLS: OnceLock<Pools> = OnceLock::new();
 /// records stay unused in the child: nothing there to stop).
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     let process = std::process::id();
-    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-    let mut pools = pools
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut pools = lock_pools();
     if let Some((_, _, p)) = pools
         .iter()
         .find(|(id, n, _)| *id == process && *n == threads)
@@ -138,8 +143,7 @@ mod tests {
         assert!(work(), "the parent's batch");
         // The pools' lock is held across the fork, so that no other test's thread holds it then
         // (the child would wait for it forever); each side releases its own copy.
-        let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-        let held = pools.lock().unwrap_or_else(|p| p.into_inner());
+        let held = lock_pools();
         // SAFETY: the child only runs the batch and leaves by `_exit`, never returning into the
         // test harness; the parent waits for it (or kills it).
         let child = unsafe { libc::fork() };
@@ -175,9 +179,7 @@ mod tests {
 
     /// The thread counts of the pools built so far.
     fn pool_sizes() -> Vec<usize> {
-        let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-        let pools = pools.lock().unwrap_or_else(|p| p.into_inner());
-        pools.iter().map(|(_, n, _)| *n).collect()
+        lock_pools().iter().map(|(_, n, _)| *n).collect()
     }
 
     #[test]
