@@ -1078,8 +1078,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// Every other pair (of moderate squareness, or with nearly box-like bodies) starts the
     /// Newton descent of a pair that did not touch at its last query (or is new) from the
     /// prefilter's last ascent direction instead of its start (the centre line, or the last
-    /// separating direction), and its restart takes [`GLOBAL_STARTS`] directions ranked on the
-    /// prefilter's log-domain gap.
+    /// separating direction), and its restart takes [`GLOBAL_STARTS`] directions (a nearly
+    /// pointed pair [`GLOBAL_STARTS_EXTREME`]), ranked on the prefilter's log-domain gap.
     ///
     /// Beyond the paper, which starts at the centre line (`alpha = 0`): the prefilter's
     /// Newton ascent climbs the support gap to the common normal of the approximate support
@@ -1342,13 +1342,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// The whole search from the unit direction `start` (A's frame). The first descent's answer
     /// is kept when `Self::trusted`; otherwise (and after a stalled descent) the search restarts
     /// from the best [`GLOBAL_STARTS`] ([`GLOBAL_STARTS_EXTREME`] for a nearly pointed body)
-    /// directions of `restart::ranked` (a pair with no nearly pointed body: of
-    /// `restart::ranked_directions` on the prefilter's certified log-domain gap, each start first
-    /// climbed by the prefilter's Newton ascent) and keeps the shallowest converged answer
-    /// whose overlap is certified, or stops at the first exclusion, or at the first answer the
-    /// bodies' rolling balls certify global (`Self::ball_certified`, which also takes the first
-    /// descent's answer without the trust test). The best of the descents that
-    /// stalled goes on for up to [`EXTENDED_ITERATIONS`] more first, and its end competes too.
+    /// directions of `restart::ranked_directions` on the prefilter's certified log-domain gap,
+    /// each start first climbed by the prefilter's Newton ascent (of `restart::ranked` on the
+    /// exact points where a body has no log-domain support) and keeps the shallowest converged
+    /// answer whose overlap is certified, or stops at the first exclusion, or at the first answer
+    /// the bodies' rolling balls certify global (`Self::ball_certified`, which also takes the
+    /// first descent's answer without the trust test). The best of the descents that stalled goes
+    /// on for up to [`EXTENDED_ITERATIONS`] more first, and its end competes too.
     ///
     /// `history` picks the first move: a pair that touched at the last query starts with the
     /// derivatives at `start` (`Self::warm_descent`: the first ones may show `start` to be a
@@ -1505,25 +1505,22 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             Descent::Stalled(points) => keep(points, &mut stalled),
         }
-        // The restart directions, best first. A pair with no nearly pointed body (of moderate
-        // squareness, or box-like) ranks them on the prefilter's certified log-domain gap (a
-        // third of the exact points' cost; no start points are needed, since each start is
-        // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or
-        // two Newton iterations); pointed pairs on the exact points, each a start of the descent
-        // as it is. (Box-like pairs ranked on the exact points before: 1.4-1.7 times as long, with
-        // the outcomes of `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6
-        // pairs.)
-        let pointed = self.nearly_pointed();
-        let starts = if pointed {
+        // The restart directions, best first, ranked on the prefilter's certified log-domain gap
+        // (a third of the exact points' cost; no start points are needed, since each start is
+        // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or two
+        // Newton iterations); on the exact points, each a start of the descent as it is, only
+        // where a body has no log-domain support (an `eps` within 0.031 of 2). (Box-like pairs
+        // ranked on the exact points before: 1.4-1.7 times as long, with the outcomes of
+        // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
+        // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
+        // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
+        // the same answers.)
+        let starts = if self.nearly_pointed() {
             GLOBAL_STARTS_EXTREME
         } else {
             GLOBAL_STARTS
         };
-        let logs = if pointed {
-            None
-        } else {
-            self.a.log_support().zip(self.b.log_support())
-        };
+        let logs = self.a.log_support().zip(self.b.log_support());
         let candidates: Vec<RestartFrom> = match &logs {
             Some((la, lb)) => {
                 let ranked = restart::ranked_directions(
@@ -1545,16 +1542,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     .collect()
             }
             None => {
-                let radii = self.a.log_support().zip(self.b.log_support());
-                let ranked = restart::ranked(
-                    |c| self.points(c),
-                    |c| {
-                        radii
-                            .as_ref()
-                            .map_or(f64::INFINITY, |(la, lb)| self.gap_bound(la, lb, c))
-                    },
-                    starts,
-                );
+                let ranked = restart::ranked(|c| self.points(c), starts);
                 if ranked[0].support_gap() > 0.0 {
                     solution.restarts = 1;
                     return Ok(self.finish(solution, ranked[0], true));

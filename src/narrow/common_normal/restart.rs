@@ -27,20 +27,17 @@ pub fn lattice() -> &'static [Vector3<f64>; SAMPLES] {
 
 /// The search in place of the paper's random search: the sample directions of [`lattice`] scored
 /// by the support gap of their points (eq. (12); the largest gap, i.e. the least overlap of the
-/// bodies' extents, is nearest the minimum-depth common normal), the best `keep` first (see
-/// [`ranked_directions`] for `bound`). A positive gap ends the search at once: that direction's
+/// bodies' extents, is nearest the minimum-depth common normal), every one of them, the best
+/// `keep` first: for bodies with no bound of the gap cheaper than the points
+/// ([`ranked_directions`] takes one). A positive gap ends the search at once: that direction's
 /// tangent plane separates the bodies.
-pub fn ranked(
-    mut points: impl FnMut(Vector3<f64>) -> Points,
-    bound: impl FnMut(&Vector3<f64>) -> f64,
-    keep: usize,
-) -> Vec<Points> {
+pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points, keep: usize) -> Vec<Points> {
     best_of_lattice(
         |c| {
             let p = points(*c);
             (p.support_gap(), p)
         },
-        bound,
+        |_| f64::INFINITY,
         keep,
     )
     .into_iter()
