@@ -85,8 +85,8 @@ pub unsafe extern "C" fn demcontact_sphere_create(
 /// 1000: at most 1 penetrating answer in 2000 is deeper than the minimum). A touching pair of two
 /// nearly pointed bodies (every `eps` above 1.75) is costly: its first answer seldom passes the
 /// kernel's global-minimum test, and the restarts run at almost every query, warm or cold (about
-/// 0.1 to 0.4 ms a query where every `eps` lies in [1.75, 1.9], against 1 to 8 us for moderate
-/// squareness; `demcontact bench --only superellipsoids` measures it).
+/// 50 to 80 us a query where every `eps` lies in [1.75, 1.9], 0.1 to 0.15 ms up to 1.97, against
+/// 1 to 9 us for moderate squareness; `demcontact bench --only superellipsoids` measures it).
 ///
 /// Pairs of superellipsoids, and of a superellipsoid with a sphere, use the common-normal contact
 /// detection of Wellmann, Lillie & Wriggers (2008). On success `*out` is a new handle that the
