@@ -230,6 +230,16 @@ const PREFILTER_CONVERGED: f64 = 3e-4;
 /// 63.9 at 0.5, 12.7 / 14.1 / 20.6 / 63.9 at 0.35, 13.5 / 14.9 / 21.2 / 64.2 at 0.25.
 const CLIMB_MAX_STEP: f64 = 0.35;
 
+/// [`CLIMB_MAX_STEP`] for the restart climbs of a nearly pointed pair (`Bodies::solve`): their
+/// support gap has many local maxima, and a longer step carries a climb from its lattice
+/// direction over into a neighbouring basin, so that the starts' climbs end at fewer distinct
+/// answers. `validate`, seed 11, interval 4, series 2, chunk 98 pair 5868 (A of `eps` 1.87 /
+/// 1.19, B of 1.76 / 1.87): at 0.35 each of the 16 climbs ended at the constructed common normal
+/// or was skipped there (`SAME_NORMAL`), and the answer was 1.3 % deeper than the shallowest one,
+/// which 5 of the 16 Newton descents straight from the lattice directions reached (as the search
+/// ran before its restarts were climbed); at 0.2, 0.1 and 0.05 the climbs reach it too.
+const POINTED_RESTART_CLIMB_STEP: f64 = 0.2;
+
 /// A test of the prefilter's ascent whose gap falls more than this (relative to the centre
 /// distance) below the best gap of the climb so far is a setback: the step that led there
 /// overshot, and a quarter of it is taken from the best direction instead.
@@ -349,7 +359,7 @@ enum RestartFrom {
 
 /// One Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction to test
 /// next, the direction updates so far, the probe about to be taken and the last allowed, the
-/// length of the direction the next test's logarithms were evaluated along (the Jacobians they
+/// longest step (rad), the length of the direction the next test's logarithms were evaluated along (the Jacobians they
 /// give scale as its inverse), the best direction tested so far with its gap and the step taken
 /// from it, and how far below that gap a test is a setback ([`CLIMB_SETBACK`] times the centre
 /// distance).
@@ -358,20 +368,22 @@ struct Climb {
     steps: u32,
     probe: u32,
     probes: u32,
+    max_step: f64,
     tested_length: f64,
     best: Option<(Vector3<f64>, f64, Vector3<f64>)>,
     setback: f64,
 }
 
 impl Climb {
-    /// A climb from the unit `c`, `steps` direction updates already taken, `probes` more allowed,
-    /// for bodies whose centres lie `distance` apart.
-    fn new(c: Vector3<f64>, steps: u32, probes: u32, distance: f64) -> Self {
+    /// A climb from the unit `c`, `steps` direction updates already taken, `probes` more allowed
+    /// of at most `max_step` (rad) each, for bodies whose centres lie `distance` apart.
+    fn new(c: Vector3<f64>, steps: u32, probes: u32, max_step: f64, distance: f64) -> Self {
         Climb {
             c,
             steps,
             probe: 0,
             probes,
+            max_step,
             tested_length: 1.0,
             best: None,
             setback: CLIMB_SETBACK * distance,
@@ -710,12 +722,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// about a third of the latency of the exact points. The bounds' margin (`1e-7` relative) only
     /// sends pairs whose gap is within it to the exact search. Undecided, it returns the direction
     /// one step past the last it tested: where the ascent has converged ([`PREFILTER_CONVERGED`]),
-    /// within about `1e-8` rad of the common normal.
+    /// within about `1e-8` rad of the common normal. Each step turns the direction by at most
+    /// `max_step` (rad).
     fn prefilter(
         &self,
         start: Vector3<f64>,
         surrogate_from: Option<Vector3<f64>>,
         probes: u32,
+        max_step: f64,
     ) -> Prefilter {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return Prefilter::NotApplicable;
@@ -741,7 +755,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps = 1;
             }
         }
-        let mut climb = Climb::new(c, steps, probes, self.translation.norm());
+        let mut climb = Climb::new(c, steps, probes, max_step, self.translation.norm());
         let (gap, logs) = match unnormalised {
             Some(v) => {
                 // The gap along `v` is `|v|` times the unit direction's; the division's rounding
@@ -765,15 +779,20 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// Two restart climbs of [`Self::prefilter`] (from the unit `starts`, no surrogate step, up
-    /// to `probes` probes each) side by side, each answer bit for bit the one `prefilter` gives:
+    /// to `probes` probes of at most `max_step` each) side by side, each answer bit for bit the one `prefilter` gives:
     /// while both climb, each test evaluates the four support functions at once
     /// ([`Self::coarse_gap_pair`]), so that the two latency-bound chains overlap in the processor.
-    fn prefilter_pair(&self, starts: [Vector3<f64>; 2], probes: u32) -> [Prefilter; 2] {
+    fn prefilter_pair(
+        &self,
+        starts: [Vector3<f64>; 2],
+        probes: u32,
+        max_step: f64,
+    ) -> [Prefilter; 2] {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return [Prefilter::NotApplicable, Prefilter::NotApplicable];
         };
         let distance = self.translation.norm();
-        let mut climbs = starts.map(|c| Climb::new(c, 0, probes, distance));
+        let mut climbs = starts.map(|c| Climb::new(c, 0, probes, max_step, distance));
         let mut answers = [None, None];
         while answers[0].is_none() && answers[1].is_none() {
             let [(gap0, logs0), (gap1, logs1)] =
@@ -828,7 +847,8 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     + logs[1]
                         .jacobian(log_b, &gradients[1], length)
                         .on_plane(&(rt * e2), &(rt * e3));
-                (c, Self::curvature_step(&points, &chart, &curvature))
+                let step = Self::curvature_step(&points, &chart, &curvature, climb.max_step);
+                (c, step)
             }
         };
         climb.best = Some((from, climb.best.map_or(gap, |b| b.1.max(gap)), step));
@@ -970,16 +990,22 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// with `curvature` the curvature-radius matrix `M_t` of A - B on the tangent plane (in the
     /// chart's `e2`, `e3`): the gap's gradient there is `d_t` and its Hessian `-(M_t + g I)`; the
     /// step solves `(M_t + g I) s = d_t`, shifted where that is not positive definite
-    /// (`shifted_solve`, as in `polish`) and at most [`CLIMB_MAX_STEP`] long.
-    fn curvature_step(points: &Points, chart: &Chart, curvature: &Matrix2<f64>) -> Vector3<f64> {
+    /// (`shifted_solve`, as in `polish`) and at most `max_step` long ([`CLIMB_MAX_STEP`], or
+    /// [`POINTED_RESTART_CLIMB_STEP`]).
+    fn curvature_step(
+        points: &Points,
+        chart: &Chart,
+        curvature: &Matrix2<f64>,
+        max_step: f64,
+    ) -> Vector3<f64> {
         let g = points.support_gap();
         let (e2, e3) = (chart.e2, chart.e3);
         let a = curvature + Matrix2::identity() * g;
         let grad = Vector2::new(e2.dot(&points.d), e3.dot(&points.d));
         let s = shifted_solve(&a, &grad);
         let len = s.norm();
-        let s = if len > CLIMB_MAX_STEP {
-            s * (CLIMB_MAX_STEP / len)
+        let s = if len > max_step {
+            s * (max_step / len)
         } else {
             s
         };
@@ -1402,7 +1428,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 _ => None,
             };
             Some(
-                match self.prefilter(start, surrogate_from, PREFILTER_PROBES) {
+                match self.prefilter(start, surrogate_from, PREFILTER_PROBES, CLIMB_MAX_STEP) {
                     Prefilter::Apart { points, gap, steps } => {
                         solution.iterations = steps;
                         solution.probes = steps;
@@ -1515,10 +1541,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
         // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
         // the same answers.)
-        let starts = if self.nearly_pointed() {
-            GLOBAL_STARTS_EXTREME
+        let (starts, climb_step) = if self.nearly_pointed() {
+            (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
         } else {
-            GLOBAL_STARTS
+            (GLOBAL_STARTS, CLIMB_MAX_STEP)
         };
         let logs = self.a.log_support().zip(self.b.log_support());
         let candidates: Vec<RestartFrom> = match &logs {
@@ -1564,11 +1590,11 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                         .unwrap_or_else(|| match candidates.get(k + 1) {
                             Some(&RestartFrom::Direction(next)) => {
                                 let [climbed, next] =
-                                    self.prefilter_pair([c, next], RESTART_PROBES);
+                                    self.prefilter_pair([c, next], RESTART_PROBES, climb_step);
                                 climbed_next = Some(next);
                                 climbed
                             }
-                            _ => self.prefilter(c, None, RESTART_PROBES),
+                            _ => self.prefilter(c, None, RESTART_PROBES, climb_step),
                         }) {
                         Prefilter::Apart { points, gap, steps } => {
                             solution.iterations += steps;

@@ -1012,9 +1012,9 @@ fn two_restart_climbs_side_by_side_answer_as_each_alone() {
             translation: pose_b.position,
         };
         for pair in directions.windows(2) {
-            let both = bodies.prefilter_pair([pair[0], pair[1]], RESTART_PROBES);
+            let both = bodies.prefilter_pair([pair[0], pair[1]], RESTART_PROBES, CLIMB_MAX_STEP);
             for (alone, side_by_side) in pair.iter().zip(&both) {
-                let alone = bodies.prefilter(*alone, None, RESTART_PROBES);
+                let alone = bodies.prefilter(*alone, None, RESTART_PROBES, CLIMB_MAX_STEP);
                 assert_eq!(prefilter_numbers(&alone), prefilter_numbers(side_by_side));
                 if let Prefilter::Undecided { steps, .. } = alone {
                     climbs += usize::from(steps > 0);
@@ -1258,6 +1258,48 @@ fn nearly_pointed_pairs_climb_their_restart_directions_before_descending() {
     let mean = newton as f64 / restarted as f64;
     assert!(restarted >= 20, "{restarted} of 40 took the wider search");
     assert!(mean < 60.0, "{mean} Newton iterations a restarted query");
+}
+
+#[test]
+fn a_pointed_pair_whose_restart_climbs_merged_basins_reaches_its_shallowest_common_normal() {
+    // `validate`, seed 11, interval 4, series 2, chunk 98 pair 5868: with the restart climbs'
+    // steps of up to 0.35 rad, every climb of this nearly pointed pair ended at the constructed
+    // common normal (depth 9.643e-4) or was skipped there, 1.3 % deeper than the shallowest one,
+    // which the Newton descents straight from the lattice directions reached.
+    let a = Superellipsoid::new(
+        0.732932788003092,
+        1.8990647032212966,
+        2.6641168799424673,
+        1.8697710738818931,
+        1.1898944254182544,
+    )
+    .unwrap();
+    let b = Superellipsoid::new(
+        1.079199601005648,
+        2.9601469927416417,
+        0.4330124861294632,
+        1.8675065714477368,
+        1.7635230495962446,
+    )
+    .unwrap();
+    let pb = Pose::from_wxyz(
+        [2.5955994027662874, 0.8562233024668526, 3.253447928161922],
+        [
+            -0.3296038437984358,
+            0.3981913705657128,
+            0.5804341812119818,
+            0.6292067226604242,
+        ],
+    )
+    .unwrap();
+    let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
+    assert!(s.contact.touching);
+    let shallowest = 9.516487540e-4;
+    assert!(
+        (s.contact.penetration - shallowest).abs() <= 1e-6 * shallowest,
+        "{} (constructed 9.643440271e-4)",
+        s.contact.penetration
+    );
 }
 
 #[test]
