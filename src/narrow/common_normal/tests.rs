@@ -1208,22 +1208,26 @@ fn box_like_pairs_restart_from_as_many_directions_as_moderate_ones() {
     assert!(restarted >= 20, "{restarted} of 60 took the wider search");
 }
 
+/// The mean Newton iterations (direction updates but the prefilter's probes) of `solutions`, and
+/// how many there are.
+fn mean_newton_iterations(solutions: impl Iterator<Item = Solution>) -> (f64, u32) {
+    let (newton, count) = solutions.fold((0u32, 0u32), |(newton, count), s| {
+        (newton + s.iterations - s.probes, count + 1)
+    });
+    (newton as f64 / count as f64, count)
+}
+
 #[test]
 fn box_like_pairs_start_their_descent_where_the_prefilter_climbed() {
     // New box-like pairs (every eps below 0.25, or with a body of moderate squareness) start the
     // Newton descent one step past the prefilter's last ascent direction, as pairs of moderate
     // squareness do: the pairs whose first answer is trusted need 1.8 Newton iterations on
     // average (6.3 from the centre line, as they started before).
-    let (mut newton, mut first_trusted) = (0u32, 0u32);
-    for seed in 0..200u64 {
+    let (mean, first_trusted) = mean_newton_iterations((0..200u64).filter_map(|seed| {
         let (a, b, pb, _) = box_like_pair(seed + 9700);
         let s = common_normal(&a, &b, &pb, &mut WarmState::cold()).unwrap();
-        if s.restarts == 0 && s.contact.touching {
-            first_trusted += 1;
-            newton += s.iterations - s.probes;
-        }
-    }
-    let mean = newton as f64 / first_trusted as f64;
+        (s.restarts == 0 && s.contact.touching).then_some(s)
+    }));
     assert!(first_trusted >= 40, "{first_trusted}");
     assert!(mean < 2.0, "{mean}");
 }
@@ -1235,8 +1239,7 @@ fn nearly_pointed_pairs_climb_their_restart_directions_before_descending() {
     // first climbed by the prefilter's log-domain ascent as for every other pair. The 35 restarted
     // queries take 42 Newton iterations on average (331 when each start descended from the exact
     // points as it was), and none ends deeper than its construction.
-    let (mut newton, mut restarted) = (0u32, 0u32);
-    for seed in 0..40u64 {
+    let (mean, restarted) = mean_newton_iterations((0..40u64).filter_map(|seed| {
         let r = uniform(seed + 9900, 14);
         let a = drawn_body(&r[0..5], (0.5, 3.0), (1.8, 1.9));
         let b = drawn_body(&r[5..10], (0.5, 3.0), (1.8, 1.9));
@@ -1250,12 +1253,8 @@ fn nearly_pointed_pairs_climb_their_restart_directions_before_descending() {
             "seed {seed}: {} deeper than {depth}",
             s.contact.penetration
         );
-        if s.restarts > 0 {
-            restarted += 1;
-            newton += s.iterations - s.probes;
-        }
-    }
-    let mean = newton as f64 / restarted as f64;
+        (s.restarts > 0).then_some(s)
+    }));
     assert!(restarted >= 20, "{restarted} of 40 took the wider search");
     assert!(mean < 60.0, "{mean} Newton iterations a restarted query");
 }
