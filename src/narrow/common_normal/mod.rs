@@ -359,10 +359,10 @@ enum RestartFrom {
 
 /// One Newton ascent of the support gap in progress (`Bodies::prefilter`): the direction to test
 /// next, the direction updates so far, the probe about to be taken and the last allowed, the
-/// longest step (rad), the length of the direction the next test's logarithms were evaluated along (the Jacobians they
-/// give scale as its inverse), the best direction tested so far with its gap and the step taken
-/// from it, and how far below that gap a test is a setback ([`CLIMB_SETBACK`] times the centre
-/// distance).
+/// longest step (rad), the length of the direction the next test's logarithms were evaluated
+/// along (the Jacobians they give scale as its inverse), the best direction tested so far with
+/// its gap and the step taken from it, and how far below that gap a test is a setback
+/// ([`CLIMB_SETBACK`] times the centre distance).
 struct Climb {
     c: Vector3<f64>,
     steps: u32,
@@ -779,9 +779,10 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     }
 
     /// Two restart climbs of [`Self::prefilter`] (from the unit `starts`, no surrogate step, up
-    /// to `probes` probes of at most `max_step` each) side by side, each answer bit for bit the one `prefilter` gives:
-    /// while both climb, each test evaluates the four support functions at once
-    /// ([`Self::coarse_gap_pair`]), so that the two latency-bound chains overlap in the processor.
+    /// to `probes` probes of at most `max_step` each) side by side, each answer bit for bit the
+    /// one `prefilter` gives: while both climb, each test evaluates the four support functions at
+    /// once ([`Self::coarse_gap_pair`]), so that the two latency-bound chains overlap in the
+    /// processor.
     fn prefilter_pair(
         &self,
         starts: [Vector3<f64>; 2],
@@ -1540,7 +1541,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
         // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
         // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
-        // the same answers.)
+        // the same answers once their climbs' steps were shortened, `POINTED_RESTART_CLIMB_STEP`.)
         let (starts, climb_step) = if self.nearly_pointed() {
             (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
         } else {
