@@ -403,13 +403,16 @@ enum Descent {
     /// eigenvector) for a pair with a nearly pointed or nearly box-like body
     /// (`Bodies::curvature_may_not_hold`), zero for the others; `estimate` the best estimate of
     /// the common normal ([`Solution::estimate`]); `curvature` the curvature about the answer
-    /// that the trust test's fall checks read (`Bodies::falls_as_curved`).
+    /// that the trust test's fall checks read (`Bodies::falls_as_curved`); `common_normal`
+    /// whether `points` is known to be a common normal to `Bodies::polish`'s tolerance already
+    /// (a warm start taken as it is, `Bodies::start_converged`), which the polish then skips.
     Converged {
         points: Points,
         sharpness: f64,
         soft: Vector3<f64>,
         estimate: Vector3<f64>,
         curvature: LocalCurvature,
+        common_normal: bool,
     },
     /// No convergence within the descent's budget ([`MAX_ITERATIONS`], or
     /// [`EXTENDED_ITERATIONS`] for the continued one); the last iterate (penetrating).
@@ -538,7 +541,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // The length of the last step if it was a plain Newton step taken in full.
         let mut previous_newton = f64::INFINITY;
         // The pair's length scale, for the point error of a direction error.
-        let size = self.translation.norm();
+        let size = self.distance();
         // Levenberg-Marquardt's damping (relative to the model's trace), adapted to the steps
         // (Marquardt 1963): a tenth after a full step is taken, tenfold (up to where it starts)
         // after a step had to be shortened. A fixed 1e-3 held the soft directions of an elongated
@@ -634,6 +637,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     soft,
                     estimate,
                     curvature,
+                    common_normal: true,
                 },
                 other => other,
             };
@@ -667,7 +671,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         let step = solve2(&a, &first.gap_gradient())?;
         let curvature_radius = gram.trace().sqrt();
-        let size = self.translation.norm();
+        let size = self.distance();
         (step.norm() * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE)
             .then(|| first.chart.direction(step.x, step.y))
     }
@@ -755,7 +759,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps = 1;
             }
         }
-        let mut climb = Climb::new(c, steps, probes, max_step, self.translation.norm());
+        let mut climb = Climb::new(c, steps, probes, max_step, self.distance());
         let (gap, logs) = match unnormalised {
             Some(v) => {
                 // The gap along `v` is `|v|` times the unit direction's; the division's rounding
@@ -792,7 +796,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return [Prefilter::NotApplicable, Prefilter::NotApplicable];
         };
-        let distance = self.translation.norm();
+        let distance = self.distance();
         let mut climbs = starts.map(|c| Climb::new(c, 0, probes, max_step, distance));
         let mut answers = [None, None];
         while answers[0].is_none() && answers[1].is_none() {
@@ -1047,6 +1051,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             },
             estimate: points.c,
             curvature,
+            common_normal: false,
         }
     }
 
@@ -1462,6 +1467,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 soft,
                 estimate,
                 curvature,
+                common_normal,
             } => {
                 // A box-like pair's warm answer (every eps below 0.25: its trust test, a
                 // curvature radius of 1000 times the depth, fails at most edges and corners) that
@@ -1495,7 +1501,13 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                     || continues
                     || self.trusted(&points, sharpness, &soft, &curvature, inside)
                 {
-                    match self.polish(points, &mut solution.iterations) {
+                    // A warm start taken as it is passed the polish's own test already.
+                    let polished = if common_normal {
+                        Ok((points, true))
+                    } else {
+                        self.polish(points, &mut solution.iterations)
+                    };
+                    match polished {
                         Err(excluded) => return Ok(self.finish(solution, excluded, true)),
                         // The trust test read the curvature of a smooth maximum of the gap;
                         // an answer that the polish could not make a common normal (it ended
@@ -1918,7 +1930,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// `|d|` (at least the size of the overlap, and about the bodies' size when their centres
     /// nearly coincide; never 0 for bodies of positive size).
     fn length_scale(&self, points: &Points) -> f64 {
-        (self.translation.norm() + points.d.norm()).max(f64::MIN_POSITIVE)
+        (self.distance() + points.d.norm()).max(f64::MIN_POSITIVE)
     }
 
     /// The solution for the final points.
@@ -2117,14 +2129,14 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
         *warm = WarmState::cold();
         warm_started = warm.claim(KERNEL);
     }
-    let bodies = Bodies {
+    let bodies = Bodies::new(
         a,
         b,
-        rotation: *relative.rotation.to_rotation_matrix().matrix(),
-        translation: relative.position,
-    };
+        *relative.rotation.to_rotation_matrix().matrix(),
+        relative.position,
+    );
     let previous = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
-    let distance = relative.position.norm();
+    let distance = bodies.distance();
     // The touching queries in a row that ended with the last one (0 if it found the pair apart).
     let streak = touching_streak(warm_started, &warm.data);
     let centre_line = distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius());
