@@ -576,7 +576,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 } else {
                     der.points
                 };
-                return self.converged(end, &(der.gauss_newton * 0.5), (&der).into());
+                return self.converged(end, &(der.gauss_newton * 0.5), (&der).into(), None);
             }
             previous_newton = f64::INFINITY;
             // Full step: evaluated with derivatives, which the next iteration reuses.
@@ -605,7 +605,12 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 Ok(Some(trial)) => der = self.derivatives(trial.c),
                 // No decrease along a descent direction: f is at its rounding floor.
                 Ok(None) => {
-                    return self.converged(der.points, &(der.gauss_newton * 0.5), (&der).into())
+                    return self.converged(
+                        der.points,
+                        &(der.gauss_newton * 0.5),
+                        (&der).into(),
+                        None,
+                    );
                 }
             }
         }
@@ -624,23 +629,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         let gram = first.gram();
         if let Some(estimate) = self.start_converged(&first, &gram) {
-            return match self.converged(first.points, &gram, (&first).into()) {
-                Descent::Converged {
-                    points,
-                    sharpness,
-                    soft,
-                    curvature,
-                    ..
-                } => Descent::Converged {
-                    points,
-                    sharpness,
-                    soft,
-                    estimate,
-                    curvature,
-                    common_normal: true,
-                },
-                other => other,
-            };
+            return self.converged(first.points, &gram, (&first).into(), Some(estimate));
         }
         self.newton(self.second_order(first), iterations, MAX_ITERATIONS)
     }
@@ -1035,8 +1024,17 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// pair with a nearly pointed or nearly box-like body, [`Self::curvature_may_not_hold`],
     /// [`Self::soft_direction`]); otherwise it is left zero (a converged descent of every other
     /// pair, 2.7 % of the warm DEM-like queries' instructions when it was computed for all).
+    /// `taken_at_start`: for a warm start taken as it is ([`Self::start_converged`]), the estimate
+    /// of the common normal it measured (the answer's `estimate`, and the answer is then known to
+    /// be a common normal to [`Self::polish`]'s tolerance); `None` for a descent's end.
     #[inline(always)]
-    fn converged(&self, points: Points, gram: &Matrix2<f64>, curvature: LocalCurvature) -> Descent {
+    fn converged(
+        &self,
+        points: Points,
+        gram: &Matrix2<f64>,
+        curvature: LocalCurvature,
+        taken_at_start: Option<Vector3<f64>>,
+    ) -> Descent {
         if points.support_gap() > 0.0 {
             return Descent::Excluded(points);
         }
@@ -1049,9 +1047,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             } else {
                 Vector3::zeros()
             },
-            estimate: points.c,
+            estimate: taken_at_start.unwrap_or(points.c),
             curvature,
-            common_normal: false,
+            common_normal: taken_at_start.is_some(),
         }
     }
 
