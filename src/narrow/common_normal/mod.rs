@@ -541,7 +541,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // The length of the last step if it was a plain Newton step taken in full.
         let mut previous_newton = f64::INFINITY;
         // The pair's length scale, for the point error of a direction error.
-        let size = self.distance();
+        let size = self.translation.norm();
         // Levenberg-Marquardt's damping (relative to the model's trace), adapted to the steps
         // (Marquardt 1963): a tenth after a full step is taken, tenfold (up to where it starts)
         // after a step had to be shortened. A fixed 1e-3 held the soft directions of an elongated
@@ -660,7 +660,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         let step = solve2(&a, &first.gap_gradient())?;
         let curvature_radius = gram.trace().sqrt();
-        let size = self.distance();
+        let size = self.translation.norm();
         (step.norm() * (1.0 + curvature_radius / size) <= PREDICTED_TOLERANCE)
             .then(|| first.chart.direction(step.x, step.y))
     }
@@ -748,7 +748,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 steps = 1;
             }
         }
-        let mut climb = Climb::new(c, steps, probes, max_step, self.distance());
+        let mut climb = Climb::new(c, steps, probes, max_step, self.translation.norm());
         let (gap, logs) = match unnormalised {
             Some(v) => {
                 // The gap along `v` is `|v|` times the unit direction's; the division's rounding
@@ -785,7 +785,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         let Some((log_a, log_b)) = self.a.log_support().zip(self.b.log_support()) else {
             return [Prefilter::NotApplicable, Prefilter::NotApplicable];
         };
-        let distance = self.distance();
+        let distance = self.translation.norm();
         let mut climbs = starts.map(|c| Climb::new(c, 0, probes, max_step, distance));
         let mut answers = [None, None];
         while answers[0].is_none() && answers[1].is_none() {
@@ -1928,7 +1928,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     /// `|d|` (at least the size of the overlap, and about the bodies' size when their centres
     /// nearly coincide; never 0 for bodies of positive size).
     fn length_scale(&self, points: &Points) -> f64 {
-        (self.distance() + points.d.norm()).max(f64::MIN_POSITIVE)
+        (self.translation.norm() + points.d.norm()).max(f64::MIN_POSITIVE)
     }
 
     /// The solution for the final points.
@@ -2127,14 +2127,14 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
         *warm = WarmState::cold();
         warm_started = warm.claim(KERNEL);
     }
-    let bodies = Bodies::new(
+    let bodies = Bodies {
         a,
         b,
-        *relative.rotation.to_rotation_matrix().matrix(),
-        relative.position,
-    );
+        rotation: *relative.rotation.to_rotation_matrix().matrix(),
+        translation: relative.position,
+    };
     let previous = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
-    let distance = bodies.distance();
+    let distance = relative.position.norm();
     // The touching queries in a row that ended with the last one (0 if it found the pair apart).
     let streak = touching_streak(warm_started, &warm.data);
     let centre_line = distance > CONCENTRIC * (a.bounding_radius() + b.bounding_radius());

@@ -16,29 +16,6 @@ pub struct Bodies<'a, A, B> {
     pub rotation: Matrix3<f64>,
     /// B's centre in A's frame.
     pub translation: Vector3<f64>,
-    /// `|translation|`, the distance between the centres (host length unit), computed once: the
-    /// search's tolerances are relative to it.
-    distance: f64,
-}
-
-impl<'a, A, B> Bodies<'a, A, B> {
-    /// `a` at the origin and `b` at `translation` turned by `rotation` (A's frame).
-    #[inline]
-    pub fn new(a: &'a A, b: &'a B, rotation: Matrix3<f64>, translation: Vector3<f64>) -> Self {
-        Bodies {
-            a,
-            b,
-            rotation,
-            translation,
-            distance: translation.norm(),
-        }
-    }
-
-    /// The distance between the centres, `|translation|` (host length unit).
-    #[inline(always)]
-    pub fn distance(&self) -> f64 {
-        self.distance
-    }
 }
 
 /// The surface points of both bodies for one contact direction, and the distance vector.
@@ -371,14 +348,14 @@ mod tests {
         a: &'a Superellipsoid,
         b: &'a Superellipsoid,
     ) -> Bodies<'a, Superellipsoid, Superellipsoid> {
-        Bodies::new(
+        Bodies {
             a,
             b,
-            *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
+            rotation: *UnitQuaternion::from_scaled_axis(Vector3::new(0.4, -1.1, 0.7))
                 .to_rotation_matrix()
                 .matrix(),
-            Vector3::new(1.5, 0.9, -1.2),
-        )
+            translation: Vector3::new(1.5, 0.9, -1.2),
+        }
     }
 
     #[test]

@@ -895,12 +895,12 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
     let u = Vector3::new(0.3, -0.5, 0.8).normalize();
     let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.7, -0.2, 0.4));
     let pose_b = constructed(&a, &b, &u, rotation, 1e-3);
-    let bodies = Bodies::new(
-        &a,
-        &b,
-        *pose_b.rotation.to_rotation_matrix().matrix(),
-        pose_b.position,
-    );
+    let bodies = Bodies {
+        a: &a,
+        b: &b,
+        rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
+        translation: pose_b.position,
+    };
     let start = |c: Vector3<f64>| {
         let first = bodies.first_order(c);
         bodies.start_converged(&first, &first.gram())
@@ -1005,12 +1005,12 @@ fn two_restart_climbs_side_by_side_answer_as_each_alone() {
             turn,
             depth,
         );
-        let bodies = Bodies::new(
-            &a,
-            &b,
-            *pose_b.rotation.to_rotation_matrix().matrix(),
-            pose_b.position,
-        );
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
+            translation: pose_b.position,
+        };
         for pair in directions.windows(2) {
             let both = bodies.prefilter_pair([pair[0], pair[1]], RESTART_PROBES, CLIMB_MAX_STEP);
             for (alone, side_by_side) in pair.iter().zip(&both) {
@@ -1331,12 +1331,12 @@ fn deep_overlaps_within_the_rolling_balls_are_certified_global_without_restarts(
         );
         assert!((s.contact.normal - u).norm() < 1e-6, "pair {k}");
         // The trust test alone would have restarted most of them.
-        let bodies = Bodies::new(
-            &a,
-            &b,
-            *pb.rotation.to_rotation_matrix().matrix(),
-            pb.position,
-        );
+        let bodies = Bodies {
+            a: &a,
+            b: &b,
+            rotation: *pb.rotation.to_rotation_matrix().matrix(),
+            translation: pb.position,
+        };
         let first = bodies.first_order(u);
         let sharpness = smallest_eigenvalue(&first.gram()).max(0.0).sqrt();
         untrusted += (sharpness < SMOOTH_RATIO * depth) as usize;
