@@ -25,12 +25,12 @@ pub fn lattice() -> &'static [Vector3<f64>; SAMPLES] {
     })
 }
 
-/// The search in place of the paper's random search: the sample directions of [`lattice`] scored
-/// by the support gap of their points (eq. (12); the largest gap, i.e. the least overlap of the
-/// bodies' extents, is nearest the minimum-depth common normal), every one of them, the best
-/// `keep` first: for bodies with no bound of the gap cheaper than the points
-/// ([`ranked_directions`] takes one). A positive gap ends the search at once: that direction's
-/// tangent plane separates the bodies.
+/// The search in place of the paper's random search: every sample direction of [`lattice`]
+/// scored by the support gap of its points (eq. (12); the largest gap, i.e. the least overlap of
+/// the bodies' extents, is nearest the minimum-depth common normal), and the points of the best
+/// `keep` returned, best first: for bodies with no bound of the gap cheaper than the points
+/// ([`ranked_directions`] takes one, which spares directions). If the first has a positive gap,
+/// its tangent plane separates the bodies (the caller ends the search there).
 pub fn ranked(mut points: impl FnMut(Vector3<f64>) -> Points, keep: usize) -> Vec<Points> {
     best_of_lattice(
         |c| {
