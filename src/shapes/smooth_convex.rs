@@ -66,6 +66,14 @@ pub trait SmoothConvex {
     /// takes an answer whose depth is at most the two bodies' sum as the global one
     /// (`common_normal`, the tangent-ball certificate).
     fn rolling_radius(&self) -> f64;
+    /// A radius, at most `cap`, of a ball tangent inside the body at its surface point `p` with
+    /// outward unit normal `n` (body frame, host length unit): the ball of this radius about
+    /// `p - radius n` lies in the body. At least [`Self::rolling_radius`] (capped), which is the
+    /// default; a shape may certify a larger one at the given point.
+    fn tangent_ball_radius(&self, p: &Vector3<f64>, n: &Vector3<f64>, cap: f64) -> f64 {
+        let _ = (p, n);
+        self.rolling_radius().min(cap)
+    }
     /// The smallest and the largest squareness parameter of the body (Barr's `eps1`, `eps2`; 1
     /// for an ellipsoid or a sphere).
     fn squareness_range(&self) -> (f64, f64);
@@ -162,6 +170,16 @@ impl SmoothConvex for Superellipsoid {
     #[inline]
     fn rolling_radius(&self) -> f64 {
         Superellipsoid::rolling_radius(self)
+    }
+    /// The larger of the rolling radius and the ball certified at `p`
+    /// ([`Superellipsoid::tangent_ball_radius`]), at most `cap`.
+    #[inline]
+    fn tangent_ball_radius(&self, p: &Vector3<f64>, n: &Vector3<f64>, cap: f64) -> f64 {
+        let rolling = Superellipsoid::rolling_radius(self).min(cap);
+        if rolling >= cap {
+            return rolling;
+        }
+        Superellipsoid::tangent_ball_radius(self, p, n, cap).max(rolling)
     }
     #[inline]
     fn squareness_range(&self) -> (f64, f64) {

@@ -752,6 +752,7 @@ pub mod coarse_support;
 mod derivatives;
 mod fast_pow;
 mod softplus;
+mod tangent_ball;
 
 pub use coarse_support::LogSupport;
 pub use derivatives::{JetRest, PointDerivatives};
