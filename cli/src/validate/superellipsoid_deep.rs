@@ -4,9 +4,10 @@
 //! The paper's series 2 overlaps by at most 1.75e-3 (radii 0.5 to 3); a DEM packing overlaps by a
 //! few percent of the size, where the trust test (the curvature of `A - B` on the scale of the
 //! depth) often fails and the wide search (restarts from the lattice's best directions) decides
-//! alone, unless the bodies' rolling balls certify the first answer (a depth at most the sum of
-//! the radii of the balls that roll inside ellipsoids and box-like bodies:
-//! `Bodies::ball_certified`). Each pair here is the paper's construction at a common-normal depth
+//! alone, unless balls inside the bodies tangent at the first answer's contact points certify it
+//! (radii adding up to more than the depth: the balls that roll inside ellipsoids and box-like
+//! bodies, `Bodies::ball_certified`, or those a bound of the surface's curvature near each point
+//! certifies, `Bodies::tangent_balls_certified`). Each pair here is the paper's construction at a common-normal depth
 //! of [`DEPTH_RANGE`] times the sum of the two bodies' mean radii. The reference is independent of
 //! the kernel: the overlap of the bodies' extents `h_A(c) + h_B(-c) - c . t` (the exact
 //! closed-form support points) over a grid of [`GRID`] x 2 [`GRID`] directions, then a compass

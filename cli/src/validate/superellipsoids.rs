@@ -490,10 +490,11 @@ pub fn validate(options: &Options) -> Outcome {
                1e-9 relative, or shallower without \
                being a common normal; \"reference deeper\": the reference's compass search \
                stopped in another basin, ours a common normal; \"wide search\": the first answer \
-               was neither certified by the bodies' rolling balls (a depth at most the sum of the \
-               radii of the balls that roll inside them: r_min^2 / r_max for an ellipsoid, a \
-               bound for a box-like body, none for a pointed one) nor passed the trust test, and \
-               the restarts decided. Elongated bodies: \"deeper\": \
+               was neither certified by balls inside the bodies tangent at its contact points \
+               (radii adding up to more than the depth: the bodies' rolling balls, r_min^2 / \
+               r_max for an ellipsoid, a bound for a box-like body, none for a pointed one, or \
+               the balls a bound of the surface's curvature near each point certifies) nor \
+               passed the trust test, and the restarts decided. Elongated bodies: \"deeper\": \
                deeper than the construction by more than 1e-6 relative (informative: beyond the \
                validated aspect ratios); \"found apart\": a constructed overlap answered apart, \
                its separating plane confirmed by the exact support points (a pointed body can be \
