@@ -84,7 +84,8 @@ impl Superellipsoid {
     /// A certified lower bound, at most `cap`, of the radius of a ball tangent inside the body at
     /// its surface point `p` with outward unit normal `n` (body frame, host length unit): the ball
     /// of that radius about `p - radius n` lies in the body. Beyond the paper; see the module
-    /// documentation for the bound (no power for the gradient, about eight for the curvature).
+    /// documentation for the bound (no power for the gradient, about eight for the curvature;
+    /// none where the box reaches a ridge).
     /// 0 where nothing is certified (`p` within `2 cap` of a pointed body's ridge, or `n` not
     /// outward).
     pub fn tangent_ball_radius(&self, p: &Vector3<f64>, n: &Vector3<f64>, cap: f64) -> f64 {
@@ -99,6 +100,15 @@ impl Superellipsoid {
         let centre = p - n * cap;
         let range = |i: usize| absolute_range(centre[i] / r[i], cap / r[i]);
         let [(lo1, hi1), (lo2, hi2), (lo3, hi3)] = [range(0), range(1), range(2)];
+        // A ridge the box reaches (a power of negative exponent on a range from 0; `s` reaches 0
+        // only where both plane coordinates do): nothing is certified, and no power is needed to
+        // say so (the common answer of a nearly pointed pair).
+        let ridge = (a < 2.0 && (lo1 == 0.0 || lo2 == 0.0))
+            || ((k < 1.0 || (k > 1.0 && k < 2.0)) && lo1 == 0.0 && lo2 == 0.0)
+            || (b < 2.0 && lo3 == 0.0);
+        if ridge {
+            return 0.0;
+        }
         let (s_lo, s_hi) = (power(lo1, a) + power(lo2, a), power(hi1, a) + power(hi2, a));
         let diagonal = (largest_power(lo1, hi1, a - 2.0) / (r[0] * r[0]))
             .max(largest_power(lo2, hi2, a - 2.0) / (r[1] * r[1]));
