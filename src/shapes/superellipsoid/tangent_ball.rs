@@ -85,9 +85,8 @@ impl Superellipsoid {
     /// its surface point `p` with outward unit normal `n` (body frame, host length unit): the ball
     /// of that radius about `p - radius n` lies in the body. Beyond the paper; see the module
     /// documentation for the bound (no power for the gradient, about eight for the curvature;
-    /// none where the box reaches a ridge).
-    /// 0 where nothing is certified (`p` within `2 cap` of a pointed body's ridge, or `n` not
-    /// outward).
+    /// none where the box reaches a ridge). 0 where nothing is certified (`p` within `2 cap` of a
+    /// pointed body's ridge, or `n` not outward).
     pub fn tangent_ball_radius(&self, p: &Vector3<f64>, n: &Vector3<f64>, cap: f64) -> f64 {
         let support = n.dot(p);
         if !(support > 0.0 && cap > 0.0) {
