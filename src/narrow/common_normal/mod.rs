@@ -2186,12 +2186,7 @@ pub fn common_normal_kept<A: SmoothConvex, B: SmoothConvex>(
         *warm = WarmState::cold();
         warm_started = warm.claim(KERNEL);
     }
-    let bodies = Bodies {
-        a,
-        b,
-        rotation: *relative.rotation.to_rotation_matrix().matrix(),
-        translation: relative.position,
-    };
+    let bodies = Bodies::posed(a, b, relative);
     let previous = Vector3::from_column_slice(&warm.data[DIRECTION..DIRECTION + 3]);
     let distance = relative.position.norm();
     // The touching queries in a row that ended with the last one (0 if it found the pair apart).

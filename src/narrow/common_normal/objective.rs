@@ -2,6 +2,7 @@
 //! (Wellmann, Lillie & Wriggers 2008, eqs. (7)-(11)).
 
 use super::chart::Chart;
+use crate::pose::Pose;
 use crate::shapes::{point_with_normal_first_pair, PointDerivatives, SmoothConvex};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
@@ -173,6 +174,18 @@ fn taylor_change(jet: &PointDerivatives, delta: &Vector3<f64>, rho: f64) -> Opti
     let second = jet.hessians.contract(delta) * delta * 0.5;
     let (f, s) = (first.norm_squared(), second.norm_squared());
     (s * s <= TAYLOR_TRUST * TAYLOR_TRUST * rho * rho * f).then(|| first + second)
+}
+
+impl<'a, A, B> Bodies<'a, A, B> {
+    /// `a` at the origin and `b` at `relative`, B's pose in A's body frame.
+    pub fn posed(a: &'a A, b: &'a B, relative: &Pose) -> Self {
+        Bodies {
+            a,
+            b,
+            rotation: *relative.rotation.to_rotation_matrix().matrix(),
+            translation: relative.position,
+        }
+    }
 }
 
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {

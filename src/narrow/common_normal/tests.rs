@@ -895,12 +895,7 @@ fn a_start_is_taken_only_within_the_descents_accuracy_of_the_common_normal() {
     let u = Vector3::new(0.3, -0.5, 0.8).normalize();
     let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.7, -0.2, 0.4));
     let pose_b = constructed(&a, &b, &u, rotation, 1e-3);
-    let bodies = Bodies {
-        a: &a,
-        b: &b,
-        rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
-        translation: pose_b.position,
-    };
+    let bodies = Bodies::posed(&a, &b, &pose_b);
     let start = |c: Vector3<f64>| {
         let first = bodies.first_order(c);
         bodies.start_converged(&first, &first.gram())
@@ -1005,12 +1000,7 @@ fn two_restart_climbs_side_by_side_answer_as_each_alone() {
             turn,
             depth,
         );
-        let bodies = Bodies {
-            a: &a,
-            b: &b,
-            rotation: *pose_b.rotation.to_rotation_matrix().matrix(),
-            translation: pose_b.position,
-        };
+        let bodies = Bodies::posed(&a, &b, &pose_b);
         for pair in directions.windows(2) {
             let both = bodies.prefilter_pair([pair[0], pair[1]], RESTART_PROBES, CLIMB_MAX_STEP);
             for (alone, side_by_side) in pair.iter().zip(&both) {
@@ -1332,12 +1322,7 @@ fn deep_overlaps_within_the_rolling_balls_are_certified_global_without_restarts(
         );
         assert!((s.contact.normal - u).norm() < 1e-6, "pair {k}");
         // The trust test alone would have restarted most of them.
-        let bodies = Bodies {
-            a: &a,
-            b: &b,
-            rotation: *pb.rotation.to_rotation_matrix().matrix(),
-            translation: pb.position,
-        };
+        let bodies = Bodies::posed(&a, &b, &pb);
         let first = bodies.first_order(u);
         let sharpness = smallest_eigenvalue(&first.gram()).max(0.0).sqrt();
         untrusted += (sharpness < SMOOTH_RATIO * depth) as usize;
@@ -1413,12 +1398,7 @@ fn answers_the_tangent_balls_certify_have_no_shallower_direction() {
         let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(1.3, -0.2, 0.9) * r[13]);
         let depth = 1.75e-3 * (0.05 + r[13]);
         let pb = constructed(&a, &b, &u, rotation, depth);
-        let bodies = Bodies {
-            a: &a,
-            b: &b,
-            rotation: *pb.rotation.to_rotation_matrix().matrix(),
-            translation: pb.position,
-        };
+        let bodies = Bodies::posed(&a, &b, &pb);
         let points = bodies.points(u);
         assert!(!bodies.ball_certified(&points));
         let is_certified = bodies.tangent_balls_certified(&points);
