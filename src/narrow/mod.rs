@@ -8,6 +8,7 @@
 
 mod batch;
 pub mod common_normal;
+pub mod expanding_polytope;
 pub mod fast_direct_search;
 mod float_order;
 pub mod gjk;
