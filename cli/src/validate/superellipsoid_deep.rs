@@ -3,7 +3,8 @@
 //!
 //! The paper's series 2 overlaps by at most 1.75e-3 (radii 0.5 to 3); a DEM packing overlaps by a
 //! few percent of the size, where the trust test (the curvature of `A - B` on the scale of the
-//! depth) often fails and the wide search (restarts from the lattice's best directions) decides
+//! depth) often fails and the wide search (restarts from the lattice's best directions, or for a
+//! nearly pointed body the expanding polytope of `A - B`) decides
 //! alone, unless balls inside the bodies tangent at the first answer's contact points certify it
 //! (radii adding up to more than the depth: the balls that roll inside ellipsoids and box-like
 //! bodies, `Bodies::ball_certified`, or those a bound of the surface's curvature near each point
@@ -163,7 +164,7 @@ pub fn run_deep(options: &Options, interval: Interval) -> DeepStats {
             stats.missed += 1;
             return;
         };
-        stats.restarted += (s.restarts > 0) as u64;
+        stats.restarted += (s.restarts > 0 || s.polytope_steps > 0) as u64;
         stats.iterations += s.iterations as u64;
         let reference = reference_depth(&p.a, &p.b, &p.pose_b, &p.direction);
         if !s.contact.touching || reference <= 0.0 {

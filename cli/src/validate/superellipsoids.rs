@@ -195,7 +195,9 @@ fn check(p: &SuperellipsoidPair, series: Series, s: &mut Stats) {
     s.histogram[(solution.iterations as usize).min(BINS - 1)] += 1;
     let newton = solution.iterations - solution.probes;
     s.newton_histogram[(newton as usize).min(BINS - 1)] += 1;
-    s.restarted += (solution.restarts > 0) as u64;
+    // The wider search: the restarts or, for a pair with a nearly pointed body, the expanding
+    // polytope of A - B, which takes their place.
+    s.restarted += (solution.restarts > 0 || solution.polytope_steps > 0) as u64;
     s.max_restarts = s.max_restarts.max(solution.restarts);
     s.local_minima += solution.local_minima as u64;
     let c = solution.contact;
@@ -343,7 +345,9 @@ pub fn validate(options: &Options) -> Outcome {
          cold queries from the centre line; iterations are direction updates: the closed-form \
          ascent step of the bodies' ellipsoids our cheap separating-plane test starts with, its \
          Newton ascent steps on approximate (log-domain) support points and their Jacobians, \
-         and Newton steps with exact derivatives (\"of which Newton\"); all restarts included. \
+         and Newton steps with exact derivatives (\"of which Newton\"); all restarts included \
+         (not the expanding polytope's steps, which take the restarts' place for a nearly \
+         pointed body: each is a pair of support points, not a direction update). \
          \"centre line separates\" is the paper's exclusion after 0 iterations (the initial guess alone rules out a penetration), \
          checked exactly on each pair; the search ends when the direction's error is below 1e-11 rad, or 1e-9 rad as \
          predicted by Newton's quadratic convergence, far tighter than the paper's \
@@ -494,7 +498,9 @@ pub fn validate(options: &Options) -> Outcome {
                (radii adding up to more than the depth: the bodies' rolling balls, r_min^2 / \
                r_max for an ellipsoid, a bound for a box-like body, none for a pointed one, or \
                the balls a bound of the surface's curvature near each point certifies) nor \
-               passed the trust test, and the restarts decided. Elongated bodies: \"deeper\": \
+               passed the trust test, and the restarts (for a nearly pointed body the expanding \
+               polytope of A - B, which takes their place) decided. \"restarted\": the same \
+               wider search, counted the same way. Elongated bodies: \"deeper\": \
                deeper than the construction by more than 1e-6 relative (informative: beyond the \
                validated aspect ratios); \"found apart\": a constructed overlap answered apart, \
                its separating plane confirmed by the exact support points (a pointed body can be \

@@ -49,6 +49,15 @@
 //! [`MAX_ITERATIONS`] without convergence, the search restarts from the best not yet tried of a
 //! fixed lattice of directions (`restart`); the best stalled descent then goes on for up to
 //! [`EXTENDED_ITERATIONS`] more (elongated bodies make the descent ill-conditioned, slow but sure).
+//!
+//! A pair with a nearly pointed body (an `eps` above 1.75) has many local minima, and its first
+//! answer seldom passes the trust test; there the expanding polytope of `A - B`
+//! (`super::expanding_polytope`, beyond the paper) takes the restarts' place: its certified lower
+//! bound of the least overlap over all directions closes in on the minimum, one descent from the
+//! closest facet's normal reaches it, and the bound proves the answer the shallowest common normal
+//! to [`POLYTOPE_TOLERANCE`] of its depth (`Bodies::polytope_search`; a new pair of two nearly
+//! pointed bodies goes there at once, any other after its first descent). The restarts remain
+//! where the polytope cannot decide.
 
 mod chart;
 mod motion_certificate;
@@ -63,6 +72,7 @@ pub use chart::Chart;
 pub use objective::{Bodies, Derivatives, FirstOrder, LocalCurvature, Points};
 pub use warm_angles::{angles_from_warm, warm_from_angles};
 
+use super::expanding_polytope::{ExpandingPolytope, Step};
 use super::gjk::{self, Gjk};
 use crate::contact::{Contact, ContactKind};
 use crate::error::{Error, Result};
@@ -250,6 +260,30 @@ const CLIMB_SETBACK: f64 = 1e-7;
 /// skipped: it would only come back there.
 const SAME_NORMAL: f64 = 1e-6;
 
+/// The relative depth to which the expanding polytope closes in on the least overlap and within
+/// which its lower bound must reach an answer to prove it the shallowest common normal
+/// (`Bodies::polytope_search`): another common normal could be shallower by at most this fraction
+/// of the depth (issue 5 asks `1e-9` for the mean depth error). Nearly pointed pairs of `1e-3`
+/// depths take about 55 steps (43 to `1e-6`; probes `epaproto` and `pointstats`); at `1e-7`, warm and
+/// cold answers of `validate`'s interval-4 sequences disagreed where two common normals were
+/// level to `2e-9` of the depth.
+pub const POLYTOPE_TOLERANCE: f64 = 1e-9;
+
+/// The polytope's rounding floor in units of its offsets' rounding
+/// (`ExpandingPolytope::resolution`, `1e-13` of the polytope's size): where [`POLYTOPE_TOLERANCE`]
+/// of a depth lies below it (depths below about `1e-3` of the size), an answer within this floor
+/// of the lower bound is proved (another common normal could be shallower by at most that,
+/// `8e-13` of the size of `A - B`).
+const POLYTOPE_FLOOR: f64 = 8.0;
+
+/// The largest ratio of a body's largest to smallest semi-axis for which the expanding polytope
+/// decides (`Bodies::polytope_applies`): the validated range (radii in (0.3, 3)).
+const POLYTOPE_ASPECT: f64 = 10.0;
+
+/// The most steps of the expanding polytope (`Bodies::polytope_search`) before the restarts take
+/// over (the probe's largest count to `1e-8` was 93).
+const POLYTOPE_STEPS: usize = 200;
+
 /// The squareness range (`eps1`, `eps2` of both bodies) of a pair of moderate squareness: above
 /// it a body is nearly pointed (`Bodies::nearly_pointed`), its pair's descent after the prefilter
 /// starts from its start and its restart takes [`GLOBAL_STARTS_EXTREME`] directions; below it a
@@ -297,6 +331,10 @@ pub struct Solution {
     pub probes: u32,
     /// New start points needed (0 when the first start succeeded).
     pub restarts: u32,
+    /// Steps of the expanding polytope of A - B that proved the answer the shallowest common
+    /// normal or found a shallower one (`Bodies::polytope_search`, for a pair with a nearly
+    /// pointed body; 0 where it did not run). Not counted in `iterations`.
+    pub polytope_steps: u32,
     /// Converged starts rejected by the local-minimum test.
     pub local_minima: u32,
     /// The best estimate of the common normal (unit, A's frame): the contact direction, except
@@ -338,6 +376,17 @@ pub enum History {
         /// Whether an answer that continues the last one may skip the wider search.
         continued: bool,
     },
+}
+
+/// What the expanding polytope of A - B decided about a converged answer
+/// (`Bodies::polytope_search`).
+enum PolytopeVerdict {
+    /// The best answer is the shallowest common normal (to [`POLYTOPE_TOLERANCE`] of its depth).
+    Global,
+    /// The bodies are apart: the points along a separating direction.
+    Apart(Points),
+    /// Not decided: the restarts take over.
+    Undecided,
 }
 
 /// What the separating-plane prefilter found (`Bodies::prefilter`).
@@ -1135,6 +1184,107 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         self.squareness().1 > MODERATE_SQUARENESS.1
     }
 
+    /// Whether the expanding polytope may decide for this pair (`Self::polytope_search`): a
+    /// nearly pointed body, and both bodies within the validated aspect ratio
+    /// ([`POLYTOPE_ASPECT`]: the protocol's radii span a factor of 10). Beyond it the polytope's
+    /// facets grow thin and its bound less sure: at `validate`'s seed 3 a pair of aspect up to
+    /// 1000 ended 1.1e-6 of its depth deeper than its construction with the offsets' rounding
+    /// taken as `1e-14` of the size; such pairs restart as before.
+    fn polytope_applies(&self) -> bool {
+        let within = |s: Option<LogSupport>| {
+            s.is_some_and(|s| {
+                let (lo, hi) = s.r.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &r| {
+                    (lo.min(r), hi.max(r))
+                });
+                hi <= POLYTOPE_ASPECT * lo
+            })
+        };
+        self.nearly_pointed() && within(self.a.log_support()) && within(self.b.log_support())
+    }
+
+    /// The expanding polytope of `K = A - B` (`expanding_polytope`, beyond the paper): `h_K(u)`
+    /// is the overlap of the support planes along the unit `u` (minus the support gap), so the
+    /// polytope's certified lower bound of its minimum over all directions bounds every common
+    /// normal's depth from below. The polytope is refined until that bound and `h_K` at the
+    /// closest facet's normal agree to [`POLYTOPE_TOLERANCE`] of the depth (or to its rounding
+    /// floor, [`POLYTOPE_FLOOR`]); one descent from that normal then reaches the minimum, and
+    /// where the bound reaches the descent's depth within the same tolerance the answer is the
+    /// shallowest common normal: `best` becomes it ([`PolytopeVerdict::Global`]). The answer does
+    /// not depend on `best` or on how the query started (a warm and a cold query of one
+    /// configuration build the same polytope), so the two agree where two common normals are
+    /// level to the tolerance or the minimum is flat, at a pointed body's tip. A support value
+    /// below 0 separates the bodies ([`PolytopeVerdict::Apart`]). A degenerate polytope,
+    /// [`POLYTOPE_STEPS`] spent, or a descent the bound does not prove (then kept in `best` by
+    /// `keep`) leave the search to the restarts ([`PolytopeVerdict::Undecided`]). `iterations`
+    /// counts the descent's Newton iterations, `steps` the polytope's.
+    ///
+    /// Each step is two exact support points (the point-with-normal maps of eq. (4)). Nearly
+    /// pointed pairs took 16 climbed restarts instead, about twice as long a cold query (probe
+    /// `pointstats`, every `eps` in [1.8, 1.9]: 71.6 against 41.3 us), and those missed the
+    /// shallowest common normal of about 1 % of such pairs by up to `1e-4` of the depth (probe
+    /// `epaproto`: 5 of 400 queries).
+    fn polytope_search(
+        &self,
+        best: &mut Option<Points>,
+        keep: &impl Fn(Points, &mut Option<Points>),
+        iterations: &mut u32,
+        steps: &mut u32,
+    ) -> PolytopeVerdict {
+        let support = |u: &Vector3<f64>| -self.points(*u).d;
+        let Some(mut polytope) = ExpandingPolytope::new(support) else {
+            return PolytopeVerdict::Undecided;
+        };
+        let rounding = ROUNDING
+            * (self.translation.norm() + self.a.bounding_radius() + self.b.bounding_radius());
+        for _ in 0..POLYTOPE_STEPS {
+            *steps += 1;
+            let (lower, upper, normal, converged) = match polytope.step(support) {
+                Step::Growing { .. } => continue,
+                Step::Separated { normal, .. } => {
+                    return PolytopeVerdict::Apart(self.points(normal));
+                }
+                Step::Failed => return PolytopeVerdict::Undecided,
+                Step::Expanded {
+                    lower,
+                    upper,
+                    normal,
+                } => (lower, upper, normal, false),
+                Step::Converged {
+                    lower,
+                    upper,
+                    normal,
+                } => (lower, upper, normal, true),
+            };
+            // The polytope's own rounding floor, where a small depth is below its tolerance.
+            let floor = POLYTOPE_FLOOR * polytope.resolution() + rounding;
+            if !(converged || upper - lower <= POLYTOPE_TOLERANCE * upper + floor) {
+                continue;
+            }
+            if !lower.is_finite() {
+                return PolytopeVerdict::Undecided;
+            }
+            // The polytope has closed in on the minimum about `normal`: the answer is the descent
+            // from there, whatever the first answer was (so that a warm and a cold query of one
+            // configuration, whose polytopes are the same, answer alike where two common normals
+            // are level to the tolerance or the minimum is flat, at a pointed body's tip).
+            return match self.descend(Start::Derivatives(normal), iterations) {
+                Descent::Excluded(p) => PolytopeVerdict::Apart(p),
+                Descent::Converged { points, .. } => {
+                    let depth = -points.support_gap();
+                    if lower >= depth - POLYTOPE_TOLERANCE * depth - floor {
+                        *best = Some(points);
+                        PolytopeVerdict::Global
+                    } else {
+                        keep(points, best);
+                        PolytopeVerdict::Undecided
+                    }
+                }
+                Descent::Stalled(_) => PolytopeVerdict::Undecided,
+            };
+        }
+        PolytopeVerdict::Undecided
+    }
+
     /// Whether a converged penetrating answer can be trusted as the global minimum without a
     /// wider search: the paper's local-minimum test holds (each point inside the other body) and
     /// the Minkowski difference is smooth on the scale of the depth there (its smallest radius of
@@ -1451,6 +1601,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             iterations: 0,
             probes: 0,
             restarts: 0,
+            polytope_steps: 0,
             local_minima: 0,
             estimate: start,
         };
@@ -1505,6 +1656,32 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 },
             )
         };
+        // A new (or lately apart) pair of two nearly pointed bodies (every `eps` above the
+        // moderate range) that the prefilter did not exclude: its first answer seldom passes the
+        // trust test, and the expanding polytope decides wherever it does not (see below), so the
+        // polytope runs at once (probe `pointstats`, every `eps` in [1.8, 1.9]: 41.7 us a cold
+        // query, 102.8 us with the first descent and the restarts). Not where only one body is
+        // nearly pointed: most of those first answers are taken (one body of `eps` in [1.8, 1.9]
+        // and one in [0.3, 1.7]: 12.3 us a cold query, 32.7 us with the polytope at once).
+        let polytope_first = first.is_some()
+            && self.squareness().0 > MODERATE_SQUARENESS.1
+            && self.polytope_applies();
+        if polytope_first {
+            let mut best = None;
+            match self.polytope_search(
+                &mut best,
+                &keep,
+                &mut solution.iterations,
+                &mut solution.polytope_steps,
+            ) {
+                PolytopeVerdict::Global => {
+                    let best = best.expect("a proved answer");
+                    return Ok(self.finish_best(solution, best, true));
+                }
+                PolytopeVerdict::Apart(p) => return Ok(self.finish(solution, p, true)),
+                PolytopeVerdict::Undecided => {}
+            }
+        }
         let descent = match first {
             Some(first) => self.descend(first, &mut solution.iterations),
             None => self.warm_descent(start, &mut solution.iterations),
@@ -1601,108 +1778,126 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             }
             Descent::Stalled(points) => keep(points, &mut stalled),
         }
-        // The restart directions, best first, ranked on the prefilter's certified log-domain gap
-        // (a third of the exact points' cost; no start points are needed, since each start is
-        // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or two
-        // Newton iterations); on the exact points, each a start of the descent as it is, only
-        // where a body has no log-domain support (an `eps` within 0.031 of 2). (Box-like pairs
-        // ranked on the exact points before: 1.4-1.7 times as long, with the outcomes of
-        // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
-        // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
-        // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
-        // the same answers once their climbs' steps were shortened, `POINTED_RESTART_CLIMB_STEP`.)
-        let (starts, climb_step) = if self.nearly_pointed() {
-            (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
-        } else {
-            (GLOBAL_STARTS, CLIMB_MAX_STEP)
-        };
-        let logs = self.a.log_support().zip(self.b.log_support());
-        let candidates: Vec<RestartFrom> = match &logs {
-            Some((la, lb)) => {
-                let ranked = restart::ranked_directions(
-                    |c| self.coarse_gap(la, lb, c).0,
-                    |c| self.gap_bound(la, lb, c),
-                    starts,
-                );
-                if ranked[0].0 > 0.0 {
-                    let c = ranked[0].1;
-                    let (gap, logs) = self.coarse_gap(la, lb, &c);
-                    solution.restarts = 1;
-                    let points = self.coarse_points(la, lb, &logs, c);
-                    return Ok(self.finish_with_gap(solution, points, gap, true));
-                }
-                ranked
-                    .into_iter()
-                    .take(starts)
-                    .map(|(_, c)| RestartFrom::Direction(c))
-                    .collect()
-            }
-            None => {
-                let ranked = restart::ranked(|c| self.points(c), starts);
-                if ranked[0].support_gap() > 0.0 {
-                    solution.restarts = 1;
-                    return Ok(self.finish(solution, ranked[0], true));
-                }
-                ranked.into_iter().map(RestartFrom::Points).collect()
-            }
-        };
-        // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
-        let mut climbed_next = None;
-        // Whether `best` is certified global (`Self::ball_certified`), which ends the restarts.
+        // Whether `best` is certified global (`Self::ball_certified`, or the expanding polytope of
+        // A - B), which ends the search.
         let mut certified = false;
-        for (k, candidate) in candidates.iter().enumerate() {
-            solution.restarts += 1;
-            let start = match *candidate {
-                RestartFrom::Points(points) => Start::Points(points),
-                RestartFrom::Direction(c) => {
-                    match climbed_next
-                        .take()
-                        .unwrap_or_else(|| match candidates.get(k + 1) {
-                            Some(&RestartFrom::Direction(next)) => {
-                                let [climbed, next] =
-                                    self.prefilter_pair([c, next], RESTART_PROBES, climb_step);
-                                climbed_next = Some(next);
-                                climbed
-                            }
-                            _ => self.prefilter(c, None, RESTART_PROBES, climb_step),
-                        }) {
-                        Prefilter::Apart { points, gap, steps } => {
-                            solution.iterations += steps;
-                            solution.probes += steps;
-                            return Ok(self.finish_with_gap(solution, points, gap, true));
-                        }
-                        Prefilter::Undecided { ahead, steps }
-                            if ahead.iter().all(|v| v.is_finite()) =>
-                        {
-                            solution.iterations += steps;
-                            solution.probes += steps;
-                            Start::Derivatives(ahead)
-                        }
-                        _ => Start::Points(self.points(c)),
+        // A pair with a nearly pointed body: the expanding polytope of A - B proves the answer
+        // global or finds the shallower one (`Self::polytope_search`); the restarts run only
+        // where it cannot decide (a new pair's polytope ran before its first descent).
+        if !polytope_first && self.polytope_applies() {
+            match self.polytope_search(
+                &mut best,
+                &keep,
+                &mut solution.iterations,
+                &mut solution.polytope_steps,
+            ) {
+                PolytopeVerdict::Global => certified = true,
+                PolytopeVerdict::Apart(p) => return Ok(self.finish(solution, p, true)),
+                PolytopeVerdict::Undecided => {}
+            }
+        }
+        if !certified {
+            // The restart directions, best first, ranked on the prefilter's certified log-domain gap
+            // (a third of the exact points' cost; no start points are needed, since each start is
+            // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or two
+            // Newton iterations); on the exact points, each a start of the descent as it is, only
+            // where a body has no log-domain support (an `eps` within 0.031 of 2). (Box-like pairs
+            // ranked on the exact points before: 1.4-1.7 times as long, with the outcomes of
+            // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
+            // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
+            // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
+            // the same answers once their climbs' steps were shortened, `POINTED_RESTART_CLIMB_STEP`.)
+            let (starts, climb_step) = if self.nearly_pointed() {
+                (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
+            } else {
+                (GLOBAL_STARTS, CLIMB_MAX_STEP)
+            };
+            let logs = self.a.log_support().zip(self.b.log_support());
+            let candidates: Vec<RestartFrom> = match &logs {
+                Some((la, lb)) => {
+                    let ranked = restart::ranked_directions(
+                        |c| self.coarse_gap(la, lb, c).0,
+                        |c| self.gap_bound(la, lb, c),
+                        starts,
+                    );
+                    if ranked[0].0 > 0.0 {
+                        let c = ranked[0].1;
+                        let (gap, logs) = self.coarse_gap(la, lb, &c);
+                        solution.restarts = 1;
+                        let points = self.coarse_points(la, lb, &logs, c);
+                        return Ok(self.finish_with_gap(solution, points, gap, true));
                     }
+                    ranked
+                        .into_iter()
+                        .take(starts)
+                        .map(|(_, c)| RestartFrom::Direction(c))
+                        .collect()
+                }
+                None => {
+                    let ranked = restart::ranked(|c| self.points(c), starts);
+                    if ranked[0].support_gap() > 0.0 {
+                        solution.restarts = 1;
+                        return Ok(self.finish(solution, ranked[0], true));
+                    }
+                    ranked.into_iter().map(RestartFrom::Points).collect()
                 }
             };
-            // A start already at the best answer so far: its descent would only come back to it.
-            if let (Start::Derivatives(c), Some(b)) = (&start, &best) {
-                if (c - b.c).norm() <= SAME_NORMAL {
-                    continue;
-                }
-            }
-            match self.descend(start, &mut solution.iterations) {
-                Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
-                Descent::Converged { points, .. } => {
-                    // The global answer: no other start can find a shallower one.
-                    if self.ball_certified(&points) || self.tangent_balls_certified(&points) {
-                        best = Some(points);
-                        certified = true;
-                        break;
+            // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
+            let mut climbed_next = None;
+            for (k, candidate) in candidates.iter().enumerate() {
+                solution.restarts += 1;
+                let start = match *candidate {
+                    RestartFrom::Points(points) => Start::Points(points),
+                    RestartFrom::Direction(c) => {
+                        match climbed_next
+                            .take()
+                            .unwrap_or_else(|| match candidates.get(k + 1) {
+                                Some(&RestartFrom::Direction(next)) => {
+                                    let [climbed, next] =
+                                        self.prefilter_pair([c, next], RESTART_PROBES, climb_step);
+                                    climbed_next = Some(next);
+                                    climbed
+                                }
+                                _ => self.prefilter(c, None, RESTART_PROBES, climb_step),
+                            }) {
+                            Prefilter::Apart { points, gap, steps } => {
+                                solution.iterations += steps;
+                                solution.probes += steps;
+                                return Ok(self.finish_with_gap(solution, points, gap, true));
+                            }
+                            Prefilter::Undecided { ahead, steps }
+                                if ahead.iter().all(|v| v.is_finite()) =>
+                            {
+                                solution.iterations += steps;
+                                solution.probes += steps;
+                                Start::Derivatives(ahead)
+                            }
+                            _ => Start::Points(self.points(c)),
+                        }
                     }
-                    if !self.both_inside(&points) {
-                        solution.local_minima += 1;
+                };
+                // A start already at the best answer so far: its descent would only come back to it.
+                if let (Start::Derivatives(c), Some(b)) = (&start, &best) {
+                    if (c - b.c).norm() <= SAME_NORMAL {
+                        continue;
                     }
-                    keep(points, &mut best);
                 }
-                Descent::Stalled(points) => keep(points, &mut stalled),
+                match self.descend(start, &mut solution.iterations) {
+                    Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
+                    Descent::Converged { points, .. } => {
+                        // The global answer: no other start can find a shallower one.
+                        if self.ball_certified(&points) || self.tangent_balls_certified(&points) {
+                            best = Some(points);
+                            certified = true;
+                            break;
+                        }
+                        if !self.both_inside(&points) {
+                            solution.local_minima += 1;
+                        }
+                        keep(points, &mut best);
+                    }
+                    Descent::Stalled(points) => keep(points, &mut stalled),
+                }
             }
         }
         // The best stalled descent goes on with a larger budget: an ill-conditioned pair (an
@@ -1744,12 +1939,19 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
                 solution.restarts, solution.iterations
             )));
         };
+        Ok(self.finish_best(solution, best, certified))
+    }
+
+    /// The solution for the search's best answer `best` (`certified`: proved the shallowest
+    /// common normal): polished into a true common normal, and, unless certified or one body's
+    /// point is known to lie in the other, its overlap decided by GJK on A - B.
+    fn finish_best(&self, mut solution: Solution, best: Points, certified: bool) -> Solution {
         let best = match self.polish(best, &mut solution.iterations) {
             Ok((points, _)) => points,
-            Err(excluded) => return Ok(self.finish(solution, excluded, true)),
+            Err(excluded) => return self.finish(solution, excluded, true),
         };
         if certified || self.overlap_certified(&best) {
-            return Ok(self.finish(solution, best, false));
+            return self.finish(solution, best, false);
         }
         // No point of one body is known to lie in the other (thin, pointed bodies can overlap
         // with every such point outside): GJK on the Minkowski difference A - B decides.
@@ -1757,9 +1959,9 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         match gjk::intersect(support, best.c, GJK_ITERATIONS) {
             Gjk::Separated(v) => {
                 let p = self.points(v / v.norm());
-                Ok(self.finish(solution, p, true))
+                self.finish(solution, p, true)
             }
-            Gjk::Intersecting | Gjk::Undecided => Ok(self.finish(solution, best, false)),
+            Gjk::Intersecting | Gjk::Undecided => self.finish(solution, best, false),
         }
     }
 
