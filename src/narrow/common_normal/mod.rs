@@ -1230,7 +1230,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         iterations: &mut u32,
         steps: &mut u32,
     ) -> PolytopeVerdict {
-        let support = |u: &Vector3<f64>| -self.points(*u).d;
+        let support = |u: &Vector3<f64>| self.difference_support(u);
         let Some(mut polytope) = ExpandingPolytope::new(support) else {
             return PolytopeVerdict::Undecided;
         };
@@ -1955,7 +1955,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
         // No point of one body is known to lie in the other (thin, pointed bodies can overlap
         // with every such point outside): GJK on the Minkowski difference A - B decides.
-        let support = |v: &Vector3<f64>| -self.points(*v).d;
+        let support = |v: &Vector3<f64>| self.difference_support(v);
         match gjk::intersect(support, best.c, GJK_ITERATIONS) {
             Gjk::Separated(v) => {
                 let p = self.points(v / v.norm());

@@ -203,6 +203,14 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         }
     }
 
+    /// The support point of the Minkowski difference `A - B` along `u` (A's frame, any positive
+    /// length): A's point with outward normal `u` less B's with `-u`, `-d` of [`Self::points`]
+    /// (`h_{A-B}(u)` along a unit `u` is the overlap of the two support planes). What GJK and the
+    /// expanding polytope take.
+    pub fn difference_support(&self, u: &Vector3<f64>) -> Vector3<f64> {
+        -self.points(*u).d
+    }
+
     /// The points for `c` with the gradient and Hessian of `f`, eqs. (10)-(11), analytic.
     ///
     /// Eq. (11) chains `p(phi(c(alpha)))` through the surface parameters `phi`; here the shapes give
