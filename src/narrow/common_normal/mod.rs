@@ -1220,7 +1220,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
     ///
     /// Each step is two exact support points (the point-with-normal maps of eq. (4)). Nearly
     /// pointed pairs took 16 climbed restarts instead, about twice as long a cold query (probe
-    /// `pointstats`, every `eps` in [1.8, 1.9]: 71.6 against 41.3 us), and those missed the
+    /// `pointstats`, every `eps` in [1.8, 1.9]: 71.6 against 41.7 us), and those missed the
     /// shallowest common normal of about 1 % of such pairs by up to `1e-4` of the depth (probe
     /// `epaproto`: 5 of 400 queries).
     fn polytope_search(
@@ -1660,7 +1660,7 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // moderate range) that the prefilter did not exclude: its first answer seldom passes the
         // trust test, and the expanding polytope decides wherever it does not (see below), so the
         // polytope runs at once (probe `pointstats`, every `eps` in [1.8, 1.9]: 41.7 us a cold
-        // query, 102.8 us with the first descent and the restarts). Not where only one body is
+        // query, 71.6 us with the first descent and the restarts). Not where only one body is
         // nearly pointed: most of those first answers are taken (one body of `eps` in [1.8, 1.9]
         // and one in [0.3, 1.7]: 12.3 us a cold query, 32.7 us with the polytope at once).
         let polytope_first = first.is_some()
