@@ -16,7 +16,9 @@ pub use polyhedron::{CreasedFace, GaussArc, Polyhedron, PolyhedronEdge, CREASE_P
 pub use potential_particle::{
     minimise_piecewise_quadratic, Minimum, PotentialParticle, QuadraticModel,
 };
-pub use smooth_convex::{gauges_at_most_pair, point_with_normal_first_pair, SmoothConvex};
+pub use smooth_convex::{
+    gauges_at_most_pair, point_with_normal_first_pair, point_with_normal_pair, SmoothConvex,
+};
 pub use sphere::Sphere;
 pub use superellipsoid::{
     coarse_support, LogSupport, PointDerivatives, Superellipsoid, LOG_DOMAIN_MARGIN,

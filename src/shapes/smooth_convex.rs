@@ -106,6 +106,25 @@ pub fn point_with_normal_first_pair<A: SmoothConvex, B: SmoothConvex>(
     }
 }
 
+/// [`SmoothConvex::point_with_normal`] of `a` along `na` and of `b` along `nb` (each in its own
+/// body frame), as two calls give them; for two superellipsoids side by side, bit for bit the same
+/// ([`Superellipsoid::point_with_normal_pair`]).
+#[inline(always)]
+pub fn point_with_normal_pair<A: SmoothConvex, B: SmoothConvex>(
+    a: &A,
+    na: &Vector3<f64>,
+    b: &B,
+    nb: &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    match (a.as_superellipsoid(), b.as_superellipsoid()) {
+        (Some((sa, _)), Some((sb, _))) => {
+            let [pa, pb] = Superellipsoid::point_with_normal_pair(sa, na, sb, nb);
+            (pa, pb)
+        }
+        _ => (a.point_with_normal(na), b.point_with_normal(nb)),
+    }
+}
+
 /// Whether `a`'s gauge at `xa` and `b`'s at `xb` (each in its own body frame) are at most `limit`,
 /// as two calls of [`SmoothConvex::gauge_at_most`] decide; for two superellipsoids with the
 /// log-domain gauges side by side ([`Superellipsoid::gauges_at_most_pair`]).

@@ -3,7 +3,9 @@
 
 use super::chart::Chart;
 use crate::pose::Pose;
-use crate::shapes::{point_with_normal_first_pair, PointDerivatives, SmoothConvex};
+use crate::shapes::{
+    point_with_normal_first_pair, point_with_normal_pair, PointDerivatives, SmoothConvex,
+};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Two bodies in body A's frame: A at the origin, B at `translation` turned by `rotation` (eq. (7)
@@ -189,12 +191,13 @@ impl<'a, A, B> Bodies<'a, A, B> {
 }
 
 impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
-    /// The points for the unit direction `c` (eqs. (4), (2), (7), (8)): two point-with-normal maps.
+    /// The points for the unit direction `c` (eqs. (4), (2), (7), (8)): two point-with-normal maps,
+    /// side by side ([`point_with_normal_pair`]).
     #[inline]
     pub fn points(&self, c: Vector3<f64>) -> Points {
-        let p1 = self.a.point_with_normal(&c);
         let m = -(self.rotation.transpose() * c);
-        let p2 = self.translation + self.rotation * self.b.point_with_normal(&m);
+        let (p1, pb) = point_with_normal_pair(self.a, &c, self.b, &m);
+        let p2 = self.translation + self.rotation * pb;
         Points {
             c,
             p1,

@@ -398,8 +398,9 @@ mod tests {
     use super::*;
     use crate::shapes::superellipsoid::tests::Rng;
 
-    /// Two bodies evaluated side by side give bit for bit what two calls give: the points, the
-    /// first derivatives and what the second derivatives are computed from, for moderate,
+    /// Two bodies evaluated side by side give bit for bit what two calls give: the points (alone,
+    /// `point_with_normal_pair`, and with their derivatives), the first derivatives and what the
+    /// second derivatives are computed from, for moderate,
     /// box-like and pointed squareness, ellipses (`eps` exactly 1, the square-root lane) beside
     /// powers, and directions on the axes, in the coordinate planes and at zero.
     #[test]
@@ -429,6 +430,8 @@ mod tests {
                 let (sa, ka, ta) = a.point_with_normal_first(na);
                 let (sb, kb, tb) = b.point_with_normal_first(&nb);
                 assert_eq!((bits(&qa), bits(&qb)), (bits(&sa), bits(&sb)));
+                let [pa, pb] = Superellipsoid::point_with_normal_pair(&a, na, &b, &nb);
+                assert_eq!((bits(&pa), bits(&pb)), (bits(&sa), bits(&sb)));
                 assert_eq!(ja.map(f64::to_bits), ka.map(f64::to_bits));
                 assert_eq!(jb.map(f64::to_bits), kb.map(f64::to_bits));
                 let second = |s: &Superellipsoid, r: &JetRest| {

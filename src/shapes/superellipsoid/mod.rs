@@ -545,6 +545,20 @@ impl Superellipsoid {
         self.point_of(&m, &self.nested_support(&m))
     }
 
+    /// [`Self::point_with_normal`] of two bodies at once: `a`'s with normal `na` and `b`'s with
+    /// normal `nb` (each in its own body frame), bit for bit the same as two calls, the two chains
+    /// of four powers side by side (`nested_supports`), so that the processor overlaps them.
+    pub fn point_with_normal_pair(
+        a: &Self,
+        na: &Vector3<f64>,
+        b: &Self,
+        nb: &Vector3<f64>,
+    ) -> [Vector3<f64>; 2] {
+        let (ma, mb) = (a.scaled(na), b.scaled(nb));
+        let [pa, pb] = Self::nested_supports([a, b], [&ma, &mb]);
+        [a.point_of(&ma, &pa), b.point_of(&mb, &pb)]
+    }
+
     /// An upper bound of the support function `h(n) = max over the body of n . x` (body frame, `n`
     /// of any finite length; host length unit times `|n|`), with the support point along `n` to
     /// about `1e-7` of the body's size: `(point, bound)`, `h(n) <= bound <= h(n) (1 + 2e-7)`.
