@@ -115,8 +115,13 @@ impl PartialOrd for ByOffset {
 }
 impl Ord for ByOffset {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: `BinaryHeap` is a max-heap.
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
+        // Reversed: `BinaryHeap` is a max-heap. The offsets are finite (`push_facet` takes planes
+        // of finite points only), so `partial_cmp` orders them all.
+        other
+            .0
+            .partial_cmp(&self.0)
+            .unwrap_or(Ordering::Equal)
+            .then(other.1.cmp(&self.1))
     }
 }
 
@@ -130,7 +135,7 @@ pub struct ExpandingPolytope {
     /// The largest support point norm: the scale of the rounding.
     size: f64,
     /// Scratch of [`Self::insert`]: the walk's stack and the horizon (kept to save allocations).
-    stack: Vec<(u32, usize)>,
+    stack: Vec<(u32, u32)>,
     horizon: Vec<(u32, usize)>,
 }
 
@@ -301,23 +306,21 @@ impl ExpandingPolytope {
         let mut stack = std::mem::take(&mut self.stack);
         horizon.clear();
         stack.clear();
+        // Stack entries: a facet and the removed facet it was reached from.
         self.facets[start].alive = false;
-        for k in (0..3).rev() {
-            let across = self.facets[start].adjacent[k];
-            stack.push((across, self.edge_towards(across, start as u32)));
-        }
-        while let Some((f, edge)) = stack.pop() {
-            let facet = self.facets[f as usize];
+        let first = self.facets[start].adjacent;
+        stack.extend(first.iter().rev().map(|&across| (across, start as u32)));
+        while let Some((f, from)) = stack.pop() {
+            let facet = &self.facets[f as usize];
             if !facet.alive {
                 continue;
             }
-            if visible(&facet) {
+            let edge = self.edge_towards(f, from);
+            if visible(facet) {
+                let adjacent = facet.adjacent;
                 self.facets[f as usize].alive = false;
-                for k in [2, 1] {
-                    let e = (edge + k) % 3;
-                    let across = facet.adjacent[e];
-                    stack.push((across, self.edge_towards(across, f)));
-                }
+                stack.push((adjacent[(edge + 2) % 3], f));
+                stack.push((adjacent[(edge + 1) % 3], f));
             } else {
                 horizon.push((f, edge));
             }
@@ -348,7 +351,14 @@ impl ExpandingPolytope {
         let count = horizon.len();
         for i in first..first + count {
             let b = self.facets[i].corners[1];
-            let j = (first..first + count).find(|&j| self.facets[j].corners[0] == b)?;
+            // The walk gives the horizon as a loop, so the next fan facet is the one; the search
+            // is the fallback.
+            let next = first + (i + 1 - first) % count;
+            let j = if self.facets[next].corners[0] == b {
+                next
+            } else {
+                (first..first + count).find(|&j| self.facets[j].corners[0] == b)?
+            };
             self.facets[i].adjacent[1] = j as u32;
             self.facets[j].adjacent[2] = i as u32;
         }
