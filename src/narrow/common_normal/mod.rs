@@ -84,6 +84,7 @@ use crate::shapes::{
 };
 use crate::warm::WarmState;
 use nalgebra::{Matrix2, Vector2, Vector3};
+use std::ops::ControlFlow;
 
 /// Warm-state tag of this kernel.
 pub const KERNEL: u32 = 2;
@@ -1667,19 +1668,16 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             && self.squareness().0 > MODERATE_SQUARENESS.1
             && self.polytope_applies();
         if polytope_first {
-            let mut best = None;
-            match self.polytope_search(
-                &mut best,
-                &keep,
-                &mut solution.iterations,
-                &mut solution.polytope_steps,
-            ) {
-                PolytopeVerdict::Global => {
-                    let best = best.expect("a proved answer");
+            // An answer the polytope's descent leaves unproved is dropped here: the first
+            // descent follows.
+            let mut proved = None;
+            match self.polytope_decides(&mut solution, &mut proved, &keep) {
+                ControlFlow::Break(solution) => return Ok(solution),
+                ControlFlow::Continue(true) => {
+                    let best = proved.expect("a proved answer");
                     return Ok(self.finish_best(solution, best, true));
                 }
-                PolytopeVerdict::Apart(p) => return Ok(self.finish(solution, p, true)),
-                PolytopeVerdict::Undecided => {}
+                ControlFlow::Continue(false) => {}
             }
         }
         let descent = match first {
@@ -1785,119 +1783,15 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
         // global or finds the shallower one (`Self::polytope_search`); the restarts run only
         // where it cannot decide (a new pair's polytope ran before its first descent).
         if !polytope_first && self.polytope_applies() {
-            match self.polytope_search(
-                &mut best,
-                &keep,
-                &mut solution.iterations,
-                &mut solution.polytope_steps,
-            ) {
-                PolytopeVerdict::Global => certified = true,
-                PolytopeVerdict::Apart(p) => return Ok(self.finish(solution, p, true)),
-                PolytopeVerdict::Undecided => {}
+            match self.polytope_decides(&mut solution, &mut best, &keep) {
+                ControlFlow::Break(solution) => return Ok(solution),
+                ControlFlow::Continue(proved) => certified = proved,
             }
         }
         if !certified {
-            // The restart directions, best first, ranked on the prefilter's certified log-domain gap
-            // (a third of the exact points' cost; no start points are needed, since each start is
-            // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or two
-            // Newton iterations); on the exact points, each a start of the descent as it is, only
-            // where a body has no log-domain support (an `eps` within 0.031 of 2). (Box-like pairs
-            // ranked on the exact points before: 1.4-1.7 times as long, with the outcomes of
-            // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
-            // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
-            // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
-            // the same answers once their climbs' steps were shortened, `POINTED_RESTART_CLIMB_STEP`.)
-            let (starts, climb_step) = if self.nearly_pointed() {
-                (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
-            } else {
-                (GLOBAL_STARTS, CLIMB_MAX_STEP)
-            };
-            let logs = self.a.log_support().zip(self.b.log_support());
-            let candidates: Vec<RestartFrom> = match &logs {
-                Some((la, lb)) => {
-                    let ranked = restart::ranked_directions(
-                        |c| self.coarse_gap(la, lb, c).0,
-                        |c| self.gap_bound(la, lb, c),
-                        starts,
-                    );
-                    if ranked[0].0 > 0.0 {
-                        let c = ranked[0].1;
-                        let (gap, logs) = self.coarse_gap(la, lb, &c);
-                        solution.restarts = 1;
-                        let points = self.coarse_points(la, lb, &logs, c);
-                        return Ok(self.finish_with_gap(solution, points, gap, true));
-                    }
-                    ranked
-                        .into_iter()
-                        .take(starts)
-                        .map(|(_, c)| RestartFrom::Direction(c))
-                        .collect()
-                }
-                None => {
-                    let ranked = restart::ranked(|c| self.points(c), starts);
-                    if ranked[0].support_gap() > 0.0 {
-                        solution.restarts = 1;
-                        return Ok(self.finish(solution, ranked[0], true));
-                    }
-                    ranked.into_iter().map(RestartFrom::Points).collect()
-                }
-            };
-            // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
-            let mut climbed_next = None;
-            for (k, candidate) in candidates.iter().enumerate() {
-                solution.restarts += 1;
-                let start = match *candidate {
-                    RestartFrom::Points(points) => Start::Points(points),
-                    RestartFrom::Direction(c) => {
-                        match climbed_next
-                            .take()
-                            .unwrap_or_else(|| match candidates.get(k + 1) {
-                                Some(&RestartFrom::Direction(next)) => {
-                                    let [climbed, next] =
-                                        self.prefilter_pair([c, next], RESTART_PROBES, climb_step);
-                                    climbed_next = Some(next);
-                                    climbed
-                                }
-                                _ => self.prefilter(c, None, RESTART_PROBES, climb_step),
-                            }) {
-                            Prefilter::Apart { points, gap, steps } => {
-                                solution.iterations += steps;
-                                solution.probes += steps;
-                                return Ok(self.finish_with_gap(solution, points, gap, true));
-                            }
-                            Prefilter::Undecided { ahead, steps }
-                                if ahead.iter().all(|v| v.is_finite()) =>
-                            {
-                                solution.iterations += steps;
-                                solution.probes += steps;
-                                Start::Derivatives(ahead)
-                            }
-                            _ => Start::Points(self.points(c)),
-                        }
-                    }
-                };
-                // A start already at the best answer so far: its descent would only come back to it.
-                if let (Start::Derivatives(c), Some(b)) = (&start, &best) {
-                    if (c - b.c).norm() <= SAME_NORMAL {
-                        continue;
-                    }
-                }
-                match self.descend(start, &mut solution.iterations) {
-                    Descent::Excluded(p) => return Ok(self.finish(solution, p, true)),
-                    Descent::Converged { points, .. } => {
-                        // The global answer: no other start can find a shallower one.
-                        if self.ball_certified(&points) || self.tangent_balls_certified(&points) {
-                            best = Some(points);
-                            certified = true;
-                            break;
-                        }
-                        if !self.both_inside(&points) {
-                            solution.local_minima += 1;
-                        }
-                        keep(points, &mut best);
-                    }
-                    Descent::Stalled(points) => keep(points, &mut stalled),
-                }
+            match self.restart_search(&mut solution, &mut best, &mut stalled, &keep) {
+                ControlFlow::Break(solution) => return Ok(solution),
+                ControlFlow::Continue(proved) => certified = proved,
             }
         }
         // The best stalled descent goes on with a larger budget: an ill-conditioned pair (an
@@ -1940,6 +1834,146 @@ impl<A: SmoothConvex, B: SmoothConvex> Bodies<'_, A, B> {
             )));
         };
         Ok(self.finish_best(solution, best, certified))
+    }
+
+    /// The restarts of a search whose first answer is neither trusted nor proved (the paper's
+    /// random search, here from ranked directions, each climbed by the prefilter's ascent, then
+    /// descended): each converged end joins `best` and each stalled one `stalled` by `keep`'s
+    /// rule. `Break` with the query's solution where a restart proves the bodies apart;
+    /// otherwise whether `best` is certified the shallowest common normal (its balls,
+    /// `Self::ball_certified` or `Self::tangent_balls_certified`, which end the restarts).
+    fn restart_search(
+        &self,
+        solution: &mut Solution,
+        best: &mut Option<Points>,
+        stalled: &mut Option<Points>,
+        keep: &impl Fn(Points, &mut Option<Points>),
+    ) -> ControlFlow<Solution, bool> {
+        // The restart directions, best first, ranked on the prefilter's certified log-domain gap
+        // (a third of the exact points' cost; no start points are needed, since each start is
+        // climbed by the prefilter's Newton ascent, `Self::prefilter`, which leaves one or two
+        // Newton iterations); on the exact points, each a start of the descent as it is, only
+        // where a body has no log-domain support (an `eps` within 0.031 of 2). (Box-like pairs
+        // ranked on the exact points before: 1.4-1.7 times as long, with the outcomes of
+        // `validate` the same at seeds 1-4, and at seeds 2, 3 and 5 with 3 x 10^6 pairs. Nearly
+        // pointed pairs did until 2026-11-30: their 16 descents from the exact points took 19
+        // Newton iterations each, 2.4 times as long a query for every `eps` in [1.8, 1.9], with
+        // the same answers once their climbs' steps were shortened, `POINTED_RESTART_CLIMB_STEP`.)
+        let (starts, climb_step) = if self.nearly_pointed() {
+            (GLOBAL_STARTS_EXTREME, POINTED_RESTART_CLIMB_STEP)
+        } else {
+            (GLOBAL_STARTS, CLIMB_MAX_STEP)
+        };
+        let logs = self.a.log_support().zip(self.b.log_support());
+        let candidates: Vec<RestartFrom> = match &logs {
+            Some((la, lb)) => {
+                let ranked = restart::ranked_directions(
+                    |c| self.coarse_gap(la, lb, c).0,
+                    |c| self.gap_bound(la, lb, c),
+                    starts,
+                );
+                if ranked[0].0 > 0.0 {
+                    let c = ranked[0].1;
+                    let (gap, logs) = self.coarse_gap(la, lb, &c);
+                    solution.restarts = 1;
+                    let points = self.coarse_points(la, lb, &logs, c);
+                    return ControlFlow::Break(self.finish_with_gap(*solution, points, gap, true));
+                }
+                ranked
+                    .into_iter()
+                    .take(starts)
+                    .map(|(_, c)| RestartFrom::Direction(c))
+                    .collect()
+            }
+            None => {
+                let ranked = restart::ranked(|c| self.points(c), starts);
+                if ranked[0].support_gap() > 0.0 {
+                    solution.restarts = 1;
+                    return ControlFlow::Break(self.finish(*solution, ranked[0], true));
+                }
+                ranked.into_iter().map(RestartFrom::Points).collect()
+            }
+        };
+        // The climb of the next candidate, when it ran beside this one's (`prefilter_pair`).
+        let mut climbed_next = None;
+        for (k, candidate) in candidates.iter().enumerate() {
+            solution.restarts += 1;
+            let start = match *candidate {
+                RestartFrom::Points(points) => Start::Points(points),
+                RestartFrom::Direction(c) => {
+                    match climbed_next
+                        .take()
+                        .unwrap_or_else(|| match candidates.get(k + 1) {
+                            Some(&RestartFrom::Direction(next)) => {
+                                let [climbed, next] =
+                                    self.prefilter_pair([c, next], RESTART_PROBES, climb_step);
+                                climbed_next = Some(next);
+                                climbed
+                            }
+                            _ => self.prefilter(c, None, RESTART_PROBES, climb_step),
+                        }) {
+                        Prefilter::Apart { points, gap, steps } => {
+                            solution.iterations += steps;
+                            solution.probes += steps;
+                            return ControlFlow::Break(
+                                self.finish_with_gap(*solution, points, gap, true),
+                            );
+                        }
+                        Prefilter::Undecided { ahead, steps }
+                            if ahead.iter().all(|v| v.is_finite()) =>
+                        {
+                            solution.iterations += steps;
+                            solution.probes += steps;
+                            Start::Derivatives(ahead)
+                        }
+                        _ => Start::Points(self.points(c)),
+                    }
+                }
+            };
+            // A start already at the best answer so far: its descent would only come back to it.
+            if let (Start::Derivatives(c), Some(b)) = (&start, &*best) {
+                if (c - b.c).norm() <= SAME_NORMAL {
+                    continue;
+                }
+            }
+            match self.descend(start, &mut solution.iterations) {
+                Descent::Excluded(p) => return ControlFlow::Break(self.finish(*solution, p, true)),
+                Descent::Converged { points, .. } => {
+                    // The global answer: no other start can find a shallower one.
+                    if self.ball_certified(&points) || self.tangent_balls_certified(&points) {
+                        *best = Some(points);
+                        return ControlFlow::Continue(true);
+                    }
+                    if !self.both_inside(&points) {
+                        solution.local_minima += 1;
+                    }
+                    keep(points, best);
+                }
+                Descent::Stalled(points) => keep(points, stalled),
+            }
+        }
+        ControlFlow::Continue(false)
+    }
+
+    /// The expanding polytope's verdict on the search (`Self::polytope_search`, which may set
+    /// `best`): `Break` with the query's solution where it proves the bodies apart; otherwise
+    /// whether `best` is proved the shallowest common normal.
+    fn polytope_decides(
+        &self,
+        solution: &mut Solution,
+        best: &mut Option<Points>,
+        keep: &impl Fn(Points, &mut Option<Points>),
+    ) -> ControlFlow<Solution, bool> {
+        match self.polytope_search(
+            best,
+            keep,
+            &mut solution.iterations,
+            &mut solution.polytope_steps,
+        ) {
+            PolytopeVerdict::Global => ControlFlow::Continue(true),
+            PolytopeVerdict::Apart(p) => ControlFlow::Break(self.finish(*solution, p, true)),
+            PolytopeVerdict::Undecided => ControlFlow::Continue(false),
+        }
     }
 
     /// The solution for the search's best answer `best` (`certified`: proved the shallowest
