@@ -501,7 +501,8 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
-        let mut sets: Vec<Box<dyn Fn(&Vector3<f64>) -> Vector3<f64>>> = Vec::new();
+        type Support = Box<dyn Fn(&Vector3<f64>) -> Vector3<f64>>;
+        let mut sets: Vec<Support> = Vec::new();
         for _ in 0..10 {
             let r = Vector3::new(0.1 + next(), 0.1 + next(), 0.1 + next());
             let c = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 0.2;
