@@ -467,6 +467,28 @@ mod tests {
     /// Every alive facet's neighbour across edge `k` is alive and holds that edge reversed, and
     /// each facet faces away from the polytope's points (none lies above its plane beyond the
     /// rounding): the walk, the fan and its links keep the polytope a closed convex surface.
+    /// A seeded generator of numbers uniform in [0, 1) (a linear congruential one: the tests'
+    /// draws need no dependency).
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// The support map of the axis-aligned ellipsoid of semi-axes `r` centred at `c`.
+    fn ellipsoid_support(
+        r: Vector3<f64>,
+        c: Vector3<f64>,
+    ) -> impl Fn(&Vector3<f64>) -> Vector3<f64> {
+        move |u: &Vector3<f64>| {
+            let m = u.component_mul(&r);
+            c + m.component_mul(&r) / m.norm()
+        }
+    }
+
     fn assert_closed_and_convex(p: &ExpandingPolytope) {
         let alive: Vec<usize> = (0..p.facets.len()).filter(|&f| p.facets[f].alive).collect();
         assert!(alive.len() >= 4);
@@ -494,22 +516,13 @@ mod tests {
 
     #[test]
     fn every_step_leaves_a_closed_convex_polytope() {
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(11);
         type Support = Box<dyn Fn(&Vector3<f64>) -> Vector3<f64>>;
         let mut sets: Vec<Support> = Vec::new();
         for _ in 0..10 {
             let r = Vector3::new(0.1 + next(), 0.1 + next(), 0.1 + next());
             let c = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 0.2;
-            sets.push(Box::new(move |u: &Vector3<f64>| {
-                let m = u.component_mul(&r);
-                c + m.component_mul(&r) / m.norm()
-            }));
+            sets.push(Box::new(ellipsoid_support(r, c)));
         }
         // A box, whose support points repeat (coplanar and duplicate candidates).
         sets.push(Box::new(|u: &Vector3<f64>| {
@@ -530,25 +543,16 @@ mod tests {
     #[test]
     fn lower_bounds_never_pass_the_true_minimum_on_random_ellipsoids() {
         // K: an ellipsoid D S^2 (semi-axes r, turned) about c, min_u h_K(u) by a dense search.
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(7);
         for _ in 0..20 {
             let r = Vector3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
             let c = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 0.3;
-            let support = |u: &Vector3<f64>| {
-                let m = u.component_mul(&r);
-                c + m.component_mul(&r) / m.norm()
-            };
+            let support = ellipsoid_support(r, c);
             let h = |u: &Vector3<f64>| support(u).dot(u);
-            let mut p = ExpandingPolytope::new(support).unwrap();
+            let mut p = ExpandingPolytope::new(&support).unwrap();
             let mut best_upper = f64::INFINITY;
             for _ in 0..200 {
-                match p.step(support) {
+                match p.step(&support) {
                     Step::Expanded { lower, upper, .. } => {
                         best_upper = best_upper.min(upper);
                         assert!(lower <= best_upper);
